@@ -1,0 +1,75 @@
+#pragma once
+// chrF (Popovic 2015) and chrF++ (Popovic 2017) exactly as sacreBLEU 2.6.0 computes
+// them. Per order n (character orders 1..nc, then word orders 1..nw):
+//   P_n = matches_n / hyp_ngrams_n,  R_n = matches_n / ref_ngrams_n,
+// matches clipped per distinct n-gram. Default (effective order): average P and R over
+// the orders where both the hypothesis and the reference have n-grams, then
+//   chrF = 100 * (1 + b^2) P R / (b^2 P + R).
+// With eps smoothing: the mean over all orders of the per-order F_b, eps = 1e-16
+// standing in for an undefined P or R. Characters exclude whitespace unless asked;
+// words are whitespace-split with one leading or trailing ASCII punctuation mark split
+// off. With several references, each segment keeps the one with the best sentence
+// score (the first on ties).
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "eval/metric.h"
+#include "eval/ngram_matcher.h"
+
+namespace rnnsearch::eval {
+
+struct ChrfOptions {
+  int char_order = 6;         // character n-gram orders 1..char_order
+  int word_order = 0;         // word n-gram orders 1..word_order; 2 gives chrF++
+  int beta = 2;               // recall weight
+  bool whitespace = false;    // keep whitespace in character n-grams
+  bool lowercase = false;     // Python str.lower() on hypotheses and references
+  bool eps_smoothing = false;  // chrF++.py / Moses / NLTK smoothing instead of effective order
+};
+
+class Chrf : public Metric {
+ public:
+  // Preprocesses and caches the references. Throws util::Error when the streams differ
+  // in length, a line is not valid UTF-8, a segment has no non-empty reference, or an
+  // order is negative (or both are 0 with eps smoothing, where sacreBLEU divides by 0).
+  Chrf(const ReferenceSet& references, ChrfOptions options);
+
+  // Row: [hyp, ref, match] n-gram counts per order, character orders first, against the
+  // segment's best reference.
+  StatsMatrix segment_stats(const std::vector<std::string>& hypotheses) const override;
+  // Name "chrF<beta>" plus one '+' per word order.
+  Score score_from_stats(const double* stats) const override;
+  // case, eff, nc, nw, space.
+  SignatureFields signature_fields() const override;
+  std::vector<std::pair<std::string, std::string>> short_names() const override;
+  int num_refs() const override { return num_refs_; }
+
+  std::size_t width() const { return 3 * static_cast<std::size_t>(orders_); }
+  std::size_t num_segments() const { return segment_begin_.size() - 1; }
+
+ private:
+  // One cached reference: its characters and word symbols.
+  struct CachedRef {
+    std::size_t chars_begin, chars_end;
+    std::size_t words_begin, words_end;
+  };
+  // Per-call buffers of segment_stats.
+  struct Scratch;
+
+  double f_score(const double* stats) const;
+  void segment_row(std::size_t segment, const std::string& hypothesis, Scratch& scratch,
+                   double* row) const;
+
+  ChrfOptions options_;
+  int orders_ = 0;
+  int num_refs_ = 0;
+  std::vector<std::uint32_t> ref_chars_;
+  std::vector<std::uint32_t> ref_words_;
+  std::vector<CachedRef> refs_;
+  std::vector<std::size_t> segment_begin_;  // segment i has refs_[begin_[i] .. begin_[i+1])
+  TokenSymbols words_;                      // every reference word
+};
+
+}  // namespace rnnsearch::eval

@@ -1,0 +1,48 @@
+#include "eval/eval_config.h"
+
+#include <algorithm>
+
+#include "util/error.h"
+
+namespace rnnsearch::eval {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw util::UsageError(message);
+}
+
+bool one_of(const std::string& value, std::initializer_list<const char*> choices) {
+  return std::any_of(choices.begin(), choices.end(), [&](const char* c) { return value == c; });
+}
+
+}  // namespace
+
+void EvalConfig::validate() const {
+  require(!references.empty(), "no reference files given (nmt-bleu REF... -i HYP)");
+  require(num_refs >= 1, "--num-refs must be >= 1, got " + std::to_string(num_refs));
+  require(num_refs == 1 || references.size() == 1,
+          "--num-refs splits one tab-separated reference file; give only one reference file with it");
+  require(!metrics.empty(), "--metrics needs at least one of bleu, chrf, ter");
+  for (const auto& m : metrics) {
+    require(one_of(m, {"bleu", "chrf", "ter"}), "--metrics: unknown metric '" + m + "' (choose from bleu, chrf, ter)");
+  }
+  require(one_of(bleu_tokenize, {"13a", "intl", "zh", "char", "none"}),
+          "--tokenize: unknown tokenizer '" + bleu_tokenize + "' (choose from 13a, intl, zh, char, none)");
+  require(one_of(bleu_smooth_method, {"exp", "floor", "add-k", "none"}),
+          "--smooth-method: unknown method '" + bleu_smooth_method + "' (choose from exp, floor, add-k, none)");
+  require(chrf_char_order >= 0 && chrf_char_order <= 100,
+          "--chrf-char-order must be in [0, 100], got " + std::to_string(chrf_char_order));
+  require(chrf_word_order >= 0 && chrf_word_order <= 100,
+          "--chrf-word-order must be in [0, 100], got " + std::to_string(chrf_word_order));
+  require(chrf_char_order + chrf_word_order > 0, "chrF needs a character or word n-gram order above 0");
+  require(chrf_beta >= 0, "--chrf-beta must be >= 0, got " + std::to_string(chrf_beta));
+  require(confidence_n >= 1, "--confidence-n must be >= 1, got " + std::to_string(confidence_n));
+  require(paired_bs_n >= 1, "--paired-bs-n must be >= 1, got " + std::to_string(paired_bs_n));
+  require(paired_ar_n >= 1, "--paired-ar-n must be >= 1, got " + std::to_string(paired_ar_n));
+  require(!(paired_bs && paired_ar), "--paired-bs and --paired-ar exclude each other");
+  require(width >= 0 && width <= 20, "--width must be in [0, 20], got " + std::to_string(width));
+  require(one_of(format, {"json", "text"}), "--format must be json or text, got '" + format + "'");
+  require(threads >= 1, "--threads must be >= 1, got " + std::to_string(threads));
+}
+
+}  // namespace rnnsearch::eval

@@ -1,0 +1,63 @@
+#pragma once
+// Everything nmt-bleu can be asked to do, with sacreBLEU's defaults. The tool binds
+// its options to these fields; evaluate() (eval/evaluate.h) carries it out.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rnnsearch::eval {
+
+struct EvalConfig {
+  // Input
+  std::vector<std::string> references;  // reference files (several = several references)
+  std::vector<std::string> inputs;      // system outputs; empty = stdin (tab-separated systems)
+  int num_refs = 1;                     // >1: references are tab-separated in one file
+
+  // What to compute
+  std::vector<std::string> metrics = {"bleu"};  // bleu, chrf, ter
+  bool sentence_level = false;
+
+  // BLEU
+  std::string bleu_tokenize = "13a";
+  std::string bleu_smooth_method = "exp";
+  std::optional<double> bleu_smooth_value;
+  bool bleu_lowercase = false;
+  bool bleu_force = false;
+
+  // chrF
+  int chrf_char_order = 6;
+  int chrf_word_order = 0;
+  int chrf_beta = 2;
+  bool chrf_whitespace = false;
+  bool chrf_lowercase = false;
+  bool chrf_eps_smoothing = false;
+
+  // TER
+  bool ter_case_sensitive = false;
+  bool ter_asian_support = false;
+  bool ter_no_punct = false;
+  bool ter_normalized = false;
+
+  // Statistics
+  bool confidence = false;     // bootstrap CI of a single system
+  int confidence_n = 1000;
+  bool paired_bs = false;      // paired bootstrap resampling against the first system
+  int paired_bs_n = 1000;
+  bool paired_ar = false;      // paired approximate randomization
+  int paired_ar_n = 10000;
+  std::optional<std::uint64_t> seed = 12345;  // nullopt = from the OS (SACREBLEU_SEED=none)
+
+  // Report
+  bool short_signature = false;
+  bool score_only = false;
+  int width = 1;
+  std::string format = "json";  // json or text
+
+  int threads = 1;
+
+  // Throws util::UsageError naming the option, its range and the value received.
+  void validate() const;
+};
+
+}  // namespace rnnsearch::eval

@@ -1,0 +1,180 @@
+#include "eval/ngram_matcher.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace rnnsearch::eval {
+namespace {
+
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+
+std::size_t ngrams_in(std::size_t length, int n) {
+  const auto order = static_cast<std::size_t>(n);
+  return length >= order ? length - order + 1 : 0;
+}
+
+}  // namespace
+
+void NgramMatcher::reset_table(std::size_t entries) {
+  std::size_t capacity = 16;
+  unsigned bits = 4;
+  while (capacity < 2 * entries) {
+    capacity *= 2;
+    ++bits;
+  }
+  if (table_.size() < capacity) table_.resize(capacity, Slot{0, 0, 0});
+  mask_ = capacity - 1;
+  shift_ = 64 - bits;
+  next_id_ = 0;
+  if (++stamp_ == 0) {
+    for (Slot& slot : table_) slot.stamp = 0;
+    stamp_ = 1;
+  }
+}
+
+std::uint32_t NgramMatcher::intern(std::uint64_t key) {
+  std::size_t i = static_cast<std::size_t>((key * kGolden) >> shift_);
+  for (;;) {
+    Slot& slot = table_[i];
+    if (slot.stamp != stamp_) {
+      slot = Slot{key, next_id_, stamp_};
+      return next_id_++;
+    }
+    if (slot.key == key) return slot.id;
+    i = (i + 1) & mask_;
+  }
+}
+
+void NgramMatcher::match(SymbolSpan hyp, const std::vector<SymbolSpan>& refs, int max_order,
+                         std::vector<NgramMatch>& out) {
+  const std::size_t num_refs = refs.size();
+  const std::size_t orders = max_order > 0 ? static_cast<std::size_t>(max_order) : 0;
+  out.assign(num_refs * orders, NgramMatch{});
+  if (orders == 0 || num_refs == 0) return;
+
+  // Totals follow from the lengths; matches need the ids.
+  for (std::size_t r = 0; r < num_refs; ++r) {
+    for (int n = 1; n <= max_order; ++n) {
+      NgramMatch& m = out[r * orders + static_cast<std::size_t>(n - 1)];
+      m.hyp = ngrams_in(hyp.size, n);
+      m.ref = ngrams_in(refs[r].size, n);
+    }
+  }
+
+  symbols_.assign(hyp.data, hyp.data + hyp.size);
+  begin_.assign(1, 0);
+  begin_.push_back(symbols_.size());
+  for (const SymbolSpan& ref : refs) {
+    symbols_.insert(symbols_.end(), ref.data, ref.data + ref.size);
+    begin_.push_back(symbols_.size());
+  }
+  const std::size_t total = symbols_.size();
+  ids_.resize(total);
+  const std::uint32_t* sym = symbols_.data();
+  std::uint32_t* ids = ids_.data();
+
+  for (int n = 1; n <= max_order; ++n) {
+    const std::size_t hyp_ngrams = ngrams_in(hyp.size, n);
+    if (hyp_ngrams == 0) break;
+
+    // Ids of the order-n n-grams of every sequence, from the order n-1 ids in place.
+    reset_table(total);
+    const std::size_t last = static_cast<std::size_t>(n - 1);
+    for (std::size_t s = 0; s + 1 < begin_.size(); ++s) {
+      const std::size_t b = begin_[s];
+      const std::size_t e = b + ngrams_in(begin_[s + 1] - b, n);
+      if (n == 1) {
+        for (std::size_t p = b; p < e; ++p) ids[p] = intern(sym[p]);
+      } else {
+        for (std::size_t p = b; p < e; ++p) {
+          ids[p] = intern((static_cast<std::uint64_t>(ids[p]) << 32) | sym[p + last]);
+        }
+      }
+    }
+
+    counts_.assign(next_id_, 0);
+    std::uint32_t* counts = counts_.data();
+    bool any_match = false;
+    for (std::size_t r = 0; r < num_refs; ++r) {
+      const std::size_t b = begin_[r + 1];
+      const std::size_t e = b + ngrams_in(begin_[r + 2] - b, n);
+      if (b == e) continue;
+      for (std::size_t p = b; p < e; ++p) ++counts[ids[p]];
+      std::uint64_t matched = 0;
+      for (std::size_t p = 0; p < hyp_ngrams; ++p) {
+        std::uint32_t& c = counts[ids[p]];
+        if (c > 0) {
+          --c;
+          ++matched;
+        }
+      }
+      for (std::size_t p = b; p < e; ++p) counts[ids[p]] = 0;
+      out[r * orders + last].match = matched;
+      any_match = any_match || matched > 0;
+    }
+    // An (n+1)-gram match implies a match of its n-gram prefix.
+    if (!any_match) break;
+  }
+}
+
+std::uint64_t TokenSymbols::hash_of(std::string_view token) {
+  std::uint64_t h = 0x243F6A8885A308D3ull ^ token.size();
+  const char* p = token.data();
+  std::size_t left = token.size();
+  while (left > 0) {
+    std::uint64_t word = 0;
+    const std::size_t take = std::min<std::size_t>(left, 8);
+    std::memcpy(&word, p, take);
+    h = (h ^ word) * kGolden;
+    h ^= h >> 29;
+    p += take;
+    left -= take;
+  }
+  h *= 0xD6E8FEB86659FD93ull;
+  return h ^ (h >> 32);
+}
+
+std::size_t TokenSymbols::slot_of(std::string_view token, std::uint64_t hash) const {
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(hash) & mask;
+  for (;;) {
+    const std::uint32_t held = slots_[i];
+    if (held == 0) return i;
+    const Entry& e = entries_[held - 1];
+    if (e.hash == hash && std::string_view(text_.data() + e.offset, e.length) == token) return i;
+    i = (i + 1) & mask;
+  }
+}
+
+void TokenSymbols::grow() {
+  std::vector<std::uint32_t> old;
+  old.swap(slots_);
+  slots_.assign(old.empty() ? 1024 : old.size() * 2, 0);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::uint32_t held : old) {
+    if (held == 0) continue;
+    std::size_t i = static_cast<std::size_t>(entries_[held - 1].hash) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = held;
+  }
+}
+
+std::uint32_t TokenSymbols::add(std::string_view token) {
+  if (2 * (entries_.size() + 1) > slots_.size()) grow();
+  const std::uint64_t hash = hash_of(token);
+  const std::size_t i = slot_of(token, hash);
+  if (slots_[i] != 0) return slots_[i] - 1;
+  const auto id = static_cast<std::uint32_t>(entries_.size());
+  entries_.push_back(Entry{hash, text_.size(), static_cast<std::uint32_t>(token.size())});
+  text_.append(token);
+  slots_[i] = id + 1;
+  return id;
+}
+
+std::uint32_t TokenSymbols::find(std::string_view token) const {
+  if (slots_.empty()) return kUnknown;
+  const std::size_t i = slot_of(token, hash_of(token));
+  return slots_[i] == 0 ? kUnknown : slots_[i] - 1;
+}
+
+}  // namespace rnnsearch::eval

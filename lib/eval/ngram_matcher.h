@@ -1,0 +1,86 @@
+#pragma once
+// Clipped n-gram matching of one hypothesis against each of its references, for any
+// n-gram order and any alphabet of 32-bit symbols (code points, word ids):
+//   match_r(n) = sum over distinct n-grams g of min(count_hyp(g), count_ref_r(g)).
+// No strings are built: every position gets a per-segment id for the n-gram starting
+// there, id_n(p) = intern(id_{n-1}(p), symbol(p + n - 1)), so ids are exact (equal
+// ids <=> equal n-grams) and counting is indexing an array by id.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rnnsearch::eval {
+
+// A run of symbols; two symbols compare equal exactly when the units they stand for do.
+struct SymbolSpan {
+  const std::uint32_t* data = nullptr;
+  std::size_t size = 0;
+};
+
+// Counts of one order against one reference.
+struct NgramMatch {
+  std::uint64_t hyp = 0;    // n-grams in the hypothesis
+  std::uint64_t ref = 0;    // n-grams in the reference
+  std::uint64_t match = 0;  // clipped matches
+};
+
+class NgramMatcher {
+ public:
+  // Fills out[r * max_order + n - 1] for every reference r and order n in [1, max_order].
+  // Scratch memory is reused across calls; one matcher per thread.
+  void match(SymbolSpan hyp, const std::vector<SymbolSpan>& refs, int max_order,
+             std::vector<NgramMatch>& out);
+
+ private:
+  struct Slot {
+    std::uint64_t key;
+    std::uint32_t id;
+    std::uint32_t stamp;  // the slot is live only when stamp == stamp_
+  };
+
+  // Starts an empty id table sized for `entries` keys.
+  void reset_table(std::size_t entries);
+  std::uint32_t intern(std::uint64_t key);
+
+  std::vector<std::uint32_t> symbols_;  // hyp then every reference, concatenated
+  std::vector<std::uint32_t> ids_;      // id of the n-gram starting at each position
+  std::vector<std::size_t> begin_;      // sequence s occupies [begin_[s], begin_[s + 1])
+  std::vector<std::uint32_t> counts_;   // per id, one reference at a time
+  std::vector<Slot> table_;
+  std::size_t mask_ = 0;  // the table in use is table_[0 .. mask_]
+  unsigned shift_ = 64;
+  std::uint32_t stamp_ = 0;
+  std::uint32_t next_id_ = 0;
+};
+
+// Maps tokens to dense symbols for NgramMatcher. Tokens added with add() get ids
+// 0, 1, ...; find() of a token never added returns kUnknown (those tokens can never
+// match a reference, so one shared symbol for them keeps match counts exact).
+class TokenSymbols {
+ public:
+  static constexpr std::uint32_t kUnknown = 0xFFFFFFFFu;
+
+  std::uint32_t add(std::string_view token);
+  std::uint32_t find(std::string_view token) const;
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::uint64_t hash;
+    std::size_t offset;  // into text_
+    std::uint32_t length;
+  };
+
+  static std::uint64_t hash_of(std::string_view token);
+  // Index of the slot holding `token` or of the empty slot where it belongs.
+  std::size_t slot_of(std::string_view token, std::uint64_t hash) const;
+  void grow();
+
+  std::string text_;                 // all distinct tokens, back to back
+  std::vector<Entry> entries_;       // by id
+  std::vector<std::uint32_t> slots_;  // open addressing: id + 1, 0 = empty
+};
+
+}  // namespace rnnsearch::eval

@@ -1,0 +1,154 @@
+#include "eval/resampling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <thread>
+
+namespace rnnsearch::eval {
+namespace {
+
+// splitmix64: a small, fast, well-mixed generator; one per resample.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, n) without modulo bias (Lemire 2019).
+  std::uint64_t below(std::uint64_t n) {
+    __extension__ typedef unsigned __int128 u128;
+    u128 m = static_cast<u128>(next()) * n;
+    auto low = static_cast<std::uint64_t>(m);
+    if (low < n) {
+      const std::uint64_t threshold = (0 - n) % n;
+      while (low < threshold) {
+        m = static_cast<u128>(next()) * n;
+        low = static_cast<std::uint64_t>(m);
+      }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+std::uint64_t resample_seed(std::uint64_t seed, std::uint64_t k) {
+  SplitMix64 mix(seed ^ (0xD1B54A32D192ED03ull * (k + 1)));
+  return mix.next();
+}
+
+// Runs body(k) for k in [0, count) on `threads` threads, each taking a contiguous block.
+template <typename Body>
+void parallel_for(int count, int threads, Body body) {
+  threads = std::max(1, std::min(threads, count));
+  if (threads == 1) {
+    for (int k = 0; k < count; ++k) body(k);
+    return;
+  }
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    const int begin = static_cast<int>(static_cast<long>(count) * t / threads);
+    const int end = static_cast<int>(static_cast<long>(count) * (t + 1) / threads);
+    workers.emplace_back([begin, end, &body] {
+      for (int k = begin; k < end; ++k) body(k);
+    });
+  }
+  for (auto& w : workers) w.join();
+}
+
+}  // namespace
+
+Confidence estimate_confidence(std::vector<double> scores) {
+  Confidence out;
+  if (scores.empty()) return out;
+  std::sort(scores.begin(), scores.end());
+  const std::size_t n = scores.size();
+  const std::size_t lower = n / 40;
+  const std::size_t upper = n - lower - 1;
+  out.ci = 0.5 * (scores[upper] - scores[lower]);
+  double sum = 0.0;
+  for (double s : scores) sum += s;
+  out.mean = sum / static_cast<double>(n);
+  return out;
+}
+
+std::vector<std::vector<double>> bootstrap_scores(const Metric& metric,
+                                                  const std::vector<const StatsMatrix*>& systems,
+                                                  int samples, std::uint64_t seed, int threads) {
+  std::vector<std::vector<double>> scores(systems.size(), std::vector<double>(samples, 0.0));
+  if (systems.empty()) return scores;
+  const std::size_t n = systems.front()->rows();
+  const std::size_t width = systems.front()->width;
+  parallel_for(samples, threads, [&](int k) {
+    SplitMix64 rng(resample_seed(seed, static_cast<std::uint64_t>(k)));
+    std::vector<std::vector<double>> sums(systems.size(), std::vector<double>(width, 0.0));
+    for (std::size_t draw = 0; draw < n; ++draw) {
+      const std::size_t i = rng.below(n);
+      for (std::size_t s = 0; s < systems.size(); ++s) {
+        const double* row = systems[s]->row(i);
+        double* sum = sums[s].data();
+        for (std::size_t c = 0; c < width; ++c) sum[c] += row[c];
+      }
+    }
+    for (std::size_t s = 0; s < systems.size(); ++s) scores[s][k] = metric.score_from_stats(sums[s].data()).score;
+  });
+  return scores;
+}
+
+double paired_bootstrap_p_value(const std::vector<double>& baseline, const std::vector<double>& system,
+                                double observed_difference) {
+  const std::size_t n = baseline.size();
+  std::vector<double> diffs(n);
+  double mean = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    diffs[k] = std::fabs(system[k] - baseline[k]);
+    mean += diffs[k];
+  }
+  mean /= static_cast<double>(n);
+  std::size_t exceed = 0;
+  for (double d : diffs) exceed += (d - mean) > observed_difference;
+  return static_cast<double>(exceed + 1) / static_cast<double>(n + 1);
+}
+
+double approximate_randomization_p_value(const Metric& metric, const StatsMatrix& baseline,
+                                         const StatsMatrix& system, int trials, std::uint64_t seed,
+                                         int threads) {
+  const std::vector<double> base_sums = baseline.column_sums();
+  const std::vector<double> sys_sums = system.column_sums();
+  const double observed =
+      std::fabs(metric.score_from_stats(base_sums.data()).score - metric.score_from_stats(sys_sums.data()).score);
+  const std::size_t n = baseline.rows();
+  const std::size_t width = baseline.width;
+  std::vector<char> exceeds(static_cast<std::size_t>(trials), 0);
+  parallel_for(trials, threads, [&](int k) {
+    SplitMix64 rng(resample_seed(seed, static_cast<std::uint64_t>(k)));
+    std::vector<double> a(width, 0.0), b(width, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool swap = rng.next() >> 63;
+      const double* x = baseline.row(i);
+      const double* y = system.row(i);
+      if (swap) std::swap(x, y);
+      for (std::size_t c = 0; c < width; ++c) {
+        a[c] += x[c];
+        b[c] += y[c];
+      }
+    }
+    const double diff = std::fabs(metric.score_from_stats(a.data()).score - metric.score_from_stats(b.data()).score);
+    exceeds[static_cast<std::size_t>(k)] = diff > observed;
+  });
+  std::size_t count = 0;
+  for (char e : exceeds) count += static_cast<std::size_t>(e);
+  return static_cast<double>(count + 1) / static_cast<double>(trials + 1);
+}
+
+std::uint64_t random_seed() {
+  std::random_device device;
+  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+}
+
+}  // namespace rnnsearch::eval

@@ -1,0 +1,94 @@
+#include "eval/sacre_token_writer.h"
+
+#include <array>
+#include <bitset>
+#include <cstring>
+
+#include "text/unicode.h"
+#include "util/utf8.h"
+
+namespace rnnsearch::eval {
+namespace {
+
+// Python whitespace in the BMP, and the UTF-8 lead bytes that can start it; built
+// once from text::is_white_space so ICU stays the one source of Unicode data.
+struct SpaceTables {
+  std::bitset<0x10000> bmp;
+  std::array<bool, 256> lead{};
+
+  SpaceTables() {
+    for (char32_t cp = 0; cp < 0x10000; ++cp) {
+      if (cp >= 0xD800 && cp < 0xE000) continue;
+      if (!text::is_white_space(cp)) continue;
+      bmp.set(cp);
+      std::string utf8;
+      util::append_utf8(utf8, cp);
+      lead[static_cast<unsigned char>(utf8[0])] = true;
+    }
+    // Outside the BMP nothing is whitespace today; still let 4-byte sequences be
+    // checked, so a future Unicode version cannot slip through.
+    for (int c = 0xF0; c <= 0xF4; ++c) lead[c] = true;
+  }
+};
+
+const SpaceTables& space_tables() {
+  static const SpaceTables tables;
+  return tables;
+}
+
+}  // namespace
+
+bool is_python_space(char32_t cp) {
+  if (cp < 0x10000) return space_tables().bmp.test(cp);
+  return text::is_white_space(cp);
+}
+
+bool may_start_python_space(unsigned char c) { return space_tables().lead[c]; }
+
+std::size_t python_space_length(std::string_view s, std::size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  if (!may_start_python_space(c)) return 0;
+  if (c < 0x80) return 1;
+  std::size_t k = i;
+  const char32_t cp = util::next_code_point(s, k);
+  return is_python_space(cp) ? k - i : 0;
+}
+
+void split_python(std::string_view s, std::vector<std::string_view>& tokens) {
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    std::size_t len;
+    while (i < n && (len = python_space_length(s, i)) > 0) i += len;
+    if (i >= n) break;
+    const std::size_t start = i;
+    while (i < n && python_space_length(s, i) == 0) i += util::sequence_length(static_cast<unsigned char>(s[i]));
+    tokens.emplace_back(s.data() + start, i - start);
+  }
+}
+
+void split_joined(std::string_view s, std::vector<std::string_view>& tokens) {
+  const char* p = s.data();
+  const char* end = p + s.size();
+  while (p < end) {
+    const void* hit = std::memchr(p, ' ', static_cast<std::size_t>(end - p));
+    const char* stop = hit ? static_cast<const char*>(hit) : end;
+    tokens.emplace_back(p, static_cast<std::size_t>(stop - p));
+    p = stop + 1;
+  }
+}
+
+std::string SpacedTokenizer::tokenize(std::string_view line) const {
+  std::string out;
+  write(line, out);
+  return out;
+}
+
+void SpacedTokenizer::tokenize_into(std::string_view line, std::vector<std::string_view>& tokens,
+                                    std::string& buffer) const {
+  write(line, buffer);
+  tokens.clear();
+  split_joined(buffer, tokens);
+}
+
+}  // namespace rnnsearch::eval

@@ -1,0 +1,240 @@
+#include "eval/ter_normalizer.h"
+
+#include "text/unicode.h"
+#include "util/utf8.h"
+
+// Each step below is one re.sub of sacreBLEU's tokenizer_ter.py, applied in the same
+// order; a pattern with one capture and no context becomes a character test, a
+// literal pattern a non-overlapping left-to-right replacement.
+
+namespace rnnsearch::eval {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Python's str.isspace() on ASCII: \t \n \v \f \r, the separators 0x1C-0x1F, space.
+bool is_ascii_space(unsigned char c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20); }
+
+// re.sub(from, to, s) for a literal pattern `from`.
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  std::size_t hit = s.find(from);
+  if (hit == std::string::npos) return s;
+  std::string out;
+  out.reserve(s.size());
+  std::size_t pos = 0;
+  while (hit != std::string::npos) {
+    out.append(s, pos, hit - pos);
+    out.append(to);
+    pos = hit + from.size();
+    hit = s.find(from, pos);
+  }
+  out.append(s, pos, std::string::npos);
+  return out;
+}
+
+// The class [{-~[-` -&(-+:-@/]: ASCII punctuation and symbols except ' , - . (and the
+// space itself, which is harmless).
+bool is_western_split_char(unsigned char c) {
+  return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == '/' || (c >= 0x3A && c <= 0x40) ||
+         (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
+}
+
+// CJK blocks split down to single characters: Unified Ideographs and Extension A,
+// Strokes, Radicals Supplement, Compatibility, Compatibility Ideographs and Forms,
+// and tercom's range 3200-3F22 ("Enclosed CJK Letters and Months").
+bool is_cjk_split_char(char32_t cp) {
+  return (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x31C0 && cp <= 0x31EF) ||
+         (cp >= 0x2E80 && cp <= 0x2EFF) || (cp >= 0x3300 && cp <= 0x33FF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+         (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0x3200 && cp <= 0x3F22);
+}
+
+// TercomTokenizer.ASIAN_PUNCT.
+bool is_asian_punct(char32_t cp) {
+  return cp == 0x3001 || cp == 0x3002 || (cp >= 0x3008 && cp <= 0x3011) || (cp >= 0x3014 && cp <= 0x301F) ||
+         (cp >= 0xFF61 && cp <= 0xFF65) || cp == 0x30FB;
+}
+
+// TercomTokenizer.FULL_WIDTH_PUNCT.
+bool is_full_width_punct(char32_t cp) {
+  switch (cp) {
+    case 0xFF0E: case 0xFF0C: case 0xFF1F: case 0xFF1A: case 0xFF1B:
+    case 0xFF01: case 0xFF02: case 0xFF08: case 0xFF09:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// _normalize_general_and_western.
+std::string normalize_western(const std::string& in) {
+  // re.sub(r"\n-", "", s) then re.sub(r"\n", " ", s): the second maps the first's
+  // output character by character, so one scan does both.
+  std::string s;
+  s.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '\n' && i + 1 < in.size() && in[i + 1] == '-') {
+      ++i;
+      continue;
+    }
+    s.push_back(in[i] == '\n' ? ' ' : in[i]);
+  }
+
+  // XML entities, in this order (so "&amp;lt;" becomes "<" but "&amp;quot;" "&quot;").
+  if (s.find('&') != std::string::npos) {
+    s = replace_all(std::move(s), "&quot;", "\"");
+    s = replace_all(std::move(s), "&amp;", "&");
+    s = replace_all(std::move(s), "&lt;", "<");
+    s = replace_all(std::move(s), "&gt;", ">");
+  }
+
+  // f" {s} " and punctuation tokenization: " \1 " around each character of the class.
+  std::string t;
+  t.reserve(s.size() * 2 + 2);
+  t.push_back(' ');
+  for (char c : s) {
+    if (is_western_split_char(static_cast<unsigned char>(c))) {
+      t.push_back(' ');
+      t.push_back(c);
+      t.push_back(' ');
+    } else {
+      t.push_back(c);
+    }
+  }
+  t.push_back(' ');
+
+  // Possessives: "'s " -> " 's ". The second rule, "'s$" -> " 's", never fires: the
+  // padded text always ends in a space.
+  t = replace_all(std::move(t), "'s ", " 's ");
+
+  // ([^0-9])([\.,]) -> "\1 \2 ": period and comma unless preceded by a digit. The
+  // byte before an ASCII '.' or ',' is the last byte of the preceding character.
+  s.clear();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (i + 1 < t.size() && (t[i + 1] == '.' || t[i + 1] == ',') && !is_digit(t[i])) {
+      s.push_back(t[i]);
+      s.push_back(' ');
+      s.push_back(t[i + 1]);
+      s.push_back(' ');
+      ++i;
+    } else {
+      s.push_back(t[i]);
+    }
+  }
+
+  // ([\.,])([^0-9]) -> " \1 \2": unless followed by a digit. The match consumes the
+  // whole following character before the search resumes.
+  t.clear();
+  for (std::size_t i = 0; i < s.size();) {
+    if ((s[i] == '.' || s[i] == ',') && i + 1 < s.size() && !is_digit(s[i + 1])) {
+      const std::size_t next = i + 1 + util::sequence_length(static_cast<unsigned char>(s[i + 1]));
+      t.push_back(' ');
+      t.push_back(s[i]);
+      t.push_back(' ');
+      t.append(s, i + 1, next - (i + 1));
+      i = next;
+    } else {
+      t.push_back(s[i]);
+      ++i;
+    }
+  }
+
+  // ([0-9])(-) -> "\1 \2 ": dash after a digit.
+  s.clear();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (is_digit(t[i]) && i + 1 < t.size() && t[i + 1] == '-') {
+      s.push_back(t[i]);
+      s.push_back(' ');
+      s.push_back('-');
+      s.push_back(' ');
+      ++i;
+    } else {
+      s.push_back(t[i]);
+    }
+  }
+  return s;
+}
+
+// _normalize_asian. Every rule puts spaces around single characters of a set, so the
+// passes collapse into one: extra spaces vanish in the final split. The three
+// Hiragana / Katakana rules are anchored at the start of the text ("^"), which after
+// the Western step always is a space, so they never match.
+std::string normalize_asian(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 2);
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t start = i;
+    const char32_t cp = util::next_code_point(s, i);
+    const bool split = cp >= 0x2E80 && (is_cjk_split_char(cp) || is_asian_punct(cp) || is_full_width_punct(cp));
+    if (split) out.push_back(' ');
+    out.append(s, start, i - start);
+    if (split) out.push_back(' ');
+  }
+  return out;
+}
+
+// _remove_punct, and _remove_asian_punct when `asian` is set.
+std::string remove_punct(const std::string& s, bool asian) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '.': case ',': case '?': case ':': case ';': case '!': case '"': case '(': case ')':
+          break;
+        default:
+          out.push_back(static_cast<char>(c));
+      }
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    const char32_t cp = util::next_code_point(s, i);
+    if (asian && (is_asian_punct(cp) || is_full_width_punct(cp))) continue;
+    out.append(s, start, i - start);
+  }
+  return out;
+}
+
+// ' '.join(s.split()): Python's split() cuts at runs of Unicode whitespace.
+std::string join_words(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool gap = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t start = i;
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    bool space;
+    if (c < 0x80) {
+      space = is_ascii_space(c);
+      ++i;
+    } else {
+      space = text::is_white_space(util::next_code_point(s, i));
+    }
+    if (space) {
+      gap = !out.empty();
+      continue;
+    }
+    if (gap) {
+      out.push_back(' ');
+      gap = false;
+    }
+    out.append(s, start, i - start);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string tercom_normalize(std::string_view sentence, const TerOptions& options) {
+  if (sentence.empty()) return std::string();
+  std::string s = options.case_sensitive ? std::string(sentence) : text::lowercase(sentence);
+  if (options.normalized) {
+    s = normalize_western(s);
+    if (options.asian_support) s = normalize_asian(s);
+  }
+  if (options.no_punct) s = remove_punct(s, options.asian_support);
+  return join_words(s);
+}
+
+}  // namespace rnnsearch::eval

@@ -1,0 +1,56 @@
+#include "util/cli.h"
+
+#include <iostream>
+#include <new>
+#include <thread>
+
+#include "rnnsearch/version.h"
+#include "util/error.h"
+
+namespace rnnsearch::util {
+
+namespace po = boost::program_options;
+
+int CommonOptions::resolved_threads() const {
+  if (threads > 0) return threads;
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+void CommonOptions::validate() const {
+  if (threads < 0) throw UsageError("--threads must be >= 0 (0 = one per core), got " + std::to_string(threads));
+}
+
+void add_common_options(po::options_description& options, CommonOptions& common) {
+  options.add_options()
+      ("help,h", po::bool_switch(&common.help), "print this help and exit")
+      ("version", po::bool_switch(&common.version), "print the version and exit")
+      ("threads", po::value(&common.threads)->default_value(common.threads),
+       "worker threads (0 = one per core)")
+      ("quiet,q", po::bool_switch(&common.quiet), "print no progress or warnings on stderr");
+}
+
+std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }
+
+int run_tool(const std::string& tool, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return kExitFailure;
+  } catch (const UsageError& e) {
+    std::cerr << tool << ": " << e.what() << "\nTry '" << tool << " --help' for more information.\n";
+    return kExitUsage;
+  } catch (const po::error& e) {
+    std::cerr << tool << ": " << e.what() << "\nTry '" << tool << " --help' for more information.\n";
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << tool << ": out of memory\n";
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+}  // namespace rnnsearch::util

@@ -1,0 +1,37 @@
+#pragma once
+// What every tool shares on the command line: --help, --version, --threads, --quiet,
+// the exit codes, and run_tool(), which turns exceptions into one-line messages.
+#include <boost/program_options.hpp>
+#include <functional>
+#include <string>
+
+namespace rnnsearch::util {
+
+enum ExitCode : int { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
+
+struct CommonOptions {
+  bool help = false;
+  bool version = false;
+  bool quiet = false;
+  int threads = 1;  // 0 = one per core
+
+  // The thread count to use: `threads`, or the number of cores when 0.
+  int resolved_threads() const;
+  // Throws UsageError for a negative thread count.
+  void validate() const;
+};
+
+// Adds --help/-h, --version, --threads N and --quiet/-q bound to `common`.
+void add_common_options(boost::program_options::options_description& options, CommonOptions& common);
+
+// "nmt-bleu (rnnsearch) 0.1.0"
+std::string version_line(const std::string& tool);
+
+// Runs `body` and maps what escapes it to a message on stderr and an exit code:
+//   util::Error -> "tool: file:line: message", exit 1
+//   util::UsageError, program_options errors -> "tool: message" + a --help hint, exit 2
+//   other std::exception -> "tool: message", exit 1
+// `body` returns the exit code for normal completion.
+int run_tool(const std::string& tool, const std::function<int()>& body);
+
+}  // namespace rnnsearch::util

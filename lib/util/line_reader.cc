@@ -1,0 +1,88 @@
+#include "util/line_reader.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "util/error.h"
+#include "util/utf8.h"
+
+namespace rnnsearch::util {
+namespace {
+
+constexpr std::size_t kBufferSize = 1 << 16;
+
+}  // namespace
+
+LineReader::LineReader(const std::string& path) : buffer_(kBufferSize) {
+  if (path == "-") {
+    name_ = "<stdin>";
+    file_ = stdin;
+  } else {
+    name_ = path;
+    file_ = std::fopen(path.c_str(), "rb");
+    if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
+    owns_file_ = true;
+  }
+}
+
+LineReader::~LineReader() {
+  if (owns_file_) std::fclose(file_);
+}
+
+bool LineReader::fill() {
+  if (eof_) return false;
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+  if (got == 0) {
+    if (std::ferror(file_)) {
+      throw Error(name_, line_number_ + 1, std::string("read error: ") + std::strerror(errno));
+    }
+    eof_ = true;
+    return false;
+  }
+  end_ += got;
+  return true;
+}
+
+bool LineReader::next(std::string& line) {
+  std::size_t scanned = begin_;
+  for (;;) {
+    const void* nl = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
+    if (nl) {
+      const std::size_t stop = static_cast<const char*>(nl) - buffer_.data();
+      line.assign(buffer_.data() + begin_, stop - begin_);
+      begin_ = stop + 1;
+      break;
+    }
+    scanned = end_ - begin_;  // offset relative to begin_, rebased after fill()
+    if (!fill()) {
+      if (begin_ == end_) return false;
+      line.assign(buffer_.data() + begin_, end_ - begin_);  // last line without "\n"
+      begin_ = end_;
+      break;
+    }
+    scanned += begin_;
+  }
+  ++line_number_;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const std::size_t bad = find_invalid_utf8(line);
+  if (bad != std::string::npos) {
+    throw Error(name_, line_number_, "invalid UTF-8 at byte " + std::to_string(bad + 1));
+  }
+  return true;
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  LineReader reader(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (reader.next(line)) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace rnnsearch::util

@@ -1,0 +1,44 @@
+#pragma once
+// Reads UTF-8 text one line at a time from a file or stdin ("-"). Strips the "\n"
+// and a "\r" before it (CRLF files read like LF files), counts lines, and reports
+// invalid UTF-8 as util::Error "file:line: invalid UTF-8 at byte N".
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace rnnsearch::util {
+
+class LineReader {
+ public:
+  // Opens `path`; "-" means standard input. Throws util::Error when it cannot.
+  explicit LineReader(const std::string& path);
+  ~LineReader();
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+
+  // Reads the next line into `line` (without its line end). Returns false at the end.
+  bool next(std::string& line);
+
+  // 1-based number of the line last returned by next().
+  std::size_t line_number() const { return line_number_; }
+  // The name used in messages: the path, or "<stdin>".
+  const std::string& name() const { return name_; }
+
+ private:
+  bool fill();
+
+  std::string name_;
+  std::FILE* file_ = nullptr;
+  bool owns_file_ = false;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0;
+  std::size_t end_ = 0;
+  bool eof_ = false;
+  std::size_t line_number_ = 0;
+};
+
+// All lines of `path` ("-" for stdin), validated as UTF-8.
+std::vector<std::string> read_lines(const std::string& path);
+
+}  // namespace rnnsearch::util

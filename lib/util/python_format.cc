@@ -1,0 +1,57 @@
+#include "util/python_format.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace rnnsearch::util {
+
+std::string format_fixed(double value, int decimals) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+std::string python_float_repr(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (value == 0.0) return std::signbit(value) ? "-0.0" : "0.0";
+
+  // Shortest round-tripping significand, from "%.{p}e" with growing precision.
+  char buf[64];
+  for (int precision = 0; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*e", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  std::string text = buf;
+  const std::size_t e_pos = text.find('e');
+  const int exponent = std::atoi(text.c_str() + e_pos + 1);
+  std::string mantissa = text.substr(0, e_pos);
+  const bool negative = mantissa[0] == '-';
+  if (negative) mantissa.erase(0, 1);
+  std::string digits;
+  for (char c : mantissa) {
+    if (c != '.') digits += c;
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+
+  std::string out = negative ? "-" : "";
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) {
+      out += "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+    } else if (static_cast<int>(digits.size()) <= exponent + 1) {
+      out += digits + std::string(static_cast<std::size_t>(exponent + 1 - static_cast<int>(digits.size())), '0') + ".0";
+    } else {
+      out += digits.substr(0, static_cast<std::size_t>(exponent + 1)) + "." +
+             digits.substr(static_cast<std::size_t>(exponent + 1));
+    }
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  char exp_buf[16];
+  std::snprintf(exp_buf, sizeof exp_buf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+  return out + exp_buf;
+}
+
+}  // namespace rnnsearch::util

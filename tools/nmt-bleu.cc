@@ -1,0 +1,200 @@
+// nmt-bleu: BLEU, chrF(++) and TER of system outputs against references, a drop-in for
+// sacreBLEU 2.6.0 on the command line (same options, same printed output).
+#include <cstdlib>
+#include <iostream>
+#include <map>
+
+#include "eval/eval_config.h"
+#include "eval/evaluate.h"
+#include "util/cli.h"
+#include "util/error.h"
+
+namespace po = boost::program_options;
+using rnnsearch::eval::EvalConfig;
+using rnnsearch::util::UsageError;
+
+namespace {
+
+// sacreBLEU spells some short options with several letters after one dash (-tok, -lc);
+// Boost.Program_options wants one letter, so those are rewritten to their long names.
+std::vector<std::string> expand_sacrebleu_aliases(int argc, char** argv) {
+  static const std::map<std::string, std::string> aliases = {
+      {"-tok", "--tokenize"},     {"-lc", "--lowercase"},       {"-sl", "--sentence-level"},
+      {"-sv", "--smooth-value"},  {"-nr", "--num-refs"},        {"-cc", "--chrf-char-order"},
+      {"-cw", "--chrf-word-order"}, {"-ci", "--confidence"},    {"-cin", "--confidence-n"},
+      {"-par", "--paired-ar"},    {"-pbs", "--paired-bs"},      {"-parn", "--paired-ar-n"},
+      {"-pbsn", "--paired-bs-n"}, {"-sh", "--short"},           {"-nc", "--no-color"},
+      {"-ol", "--origlang"},     {"-V", "--version"}};
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const auto it = aliases.find(argv[i]);
+    args.push_back(it == aliases.end() ? argv[i] : it->second);
+  }
+  return args;
+}
+
+const char* kSynopsis =
+    "Usage: nmt-bleu REF... [-i HYP...] [options]\n"
+    "Scores system outputs (files, or stdin with one tab-separated column per system)\n"
+    "against one or more reference files with BLEU, chrF/chrF++ and TER, printing exactly\n"
+    "what sacreBLEU 2.6.0 prints for the same arguments.\n";
+
+int run(int argc, char** argv) {
+  EvalConfig cfg;
+  rnnsearch::util::CommonOptions common;
+  std::string smooth_value, seed_text;
+  int paired_jobs = 0;
+  bool no_color = false, detail = false;
+  std::string test_set, langpair, origlang, subset, encoding = "utf-8";
+
+  po::options_description io("Input and output");
+  io.add_options()
+      ("input,i", po::value(&cfg.inputs)->multitoken(), "system output file(s); default: stdin, tab-separated systems")
+      ("num-refs", po::value(&cfg.num_refs)->default_value(cfg.num_refs),
+       "split each reference line on tabs into this many references (-nr)")
+      ("metrics,m", po::value(&cfg.metrics)->multitoken()->default_value(cfg.metrics, "bleu"),
+       "metrics to compute: bleu chrf ter")
+      ("sentence-level", po::bool_switch(&cfg.sentence_level), "one score per line (-sl)")
+      ("format,f", po::value(&cfg.format)->default_value(cfg.format),
+       "json or text (the SACREBLEU_FORMAT environment variable overrides it)")
+      ("width,w", po::value(&cfg.width)->default_value(cfg.width), "decimals of printed scores")
+      ("score-only,b", po::bool_switch(&cfg.score_only), "print only the score")
+      ("short", po::bool_switch(&cfg.short_signature), "abbreviated signature (-sh)")
+      ("encoding,e", po::value(&encoding)->default_value(encoding), "input encoding (only utf-8)")
+      ("no-color", po::bool_switch(&no_color), "accepted for sacreBLEU compatibility; output is never colored (-nc)");
+
+  po::options_description bleu("BLEU");
+  bleu.add_options()
+      ("tokenize", po::value(&cfg.bleu_tokenize)->default_value(cfg.bleu_tokenize),
+       "tokenizer: 13a, intl, zh, char, none (-tok)")
+      ("lowercase", po::bool_switch(&cfg.bleu_lowercase), "case-insensitive BLEU (-lc)")
+      ("smooth-method,s", po::value(&cfg.bleu_smooth_method)->default_value(cfg.bleu_smooth_method),
+       "smoothing: exp, floor, add-k, none")
+      ("smooth-value", po::value(&smooth_value), "value for floor (default 0.1) and add-k (default 1) (-sv)")
+      ("force", po::bool_switch(&cfg.bleu_force), "do not warn about tokenized-looking input");
+
+  po::options_description chrf("chrF");
+  chrf.add_options()
+      ("chrf-char-order", po::value(&cfg.chrf_char_order)->default_value(cfg.chrf_char_order),
+       "character n-gram order (-cc)")
+      ("chrf-word-order", po::value(&cfg.chrf_word_order)->default_value(cfg.chrf_word_order),
+       "word n-gram order; 2 gives chrF++ (-cw)")
+      ("chrf-beta", po::value(&cfg.chrf_beta)->default_value(cfg.chrf_beta), "weight of recall against precision")
+      ("chrf-whitespace", po::bool_switch(&cfg.chrf_whitespace), "keep whitespace in character n-grams")
+      ("chrf-lowercase", po::bool_switch(&cfg.chrf_lowercase), "case-insensitive chrF")
+      ("chrf-eps-smoothing", po::bool_switch(&cfg.chrf_eps_smoothing),
+       "epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order");
+
+  po::options_description ter("TER (the defaults replicate TERCOM)");
+  ter.add_options()
+      ("ter-case-sensitive", po::bool_switch(&cfg.ter_case_sensitive), "case-sensitive TER")
+      ("ter-asian-support", po::bool_switch(&cfg.ter_asian_support), "split Asian characters")
+      ("ter-no-punct", po::bool_switch(&cfg.ter_no_punct), "remove punctuation")
+      ("ter-normalized", po::bool_switch(&cfg.ter_normalized), "basic normalization and tokenization");
+
+  po::options_description stats("Confidence intervals and paired significance tests");
+  stats.add_options()
+      ("confidence", po::bool_switch(&cfg.confidence), "95% bootstrap confidence interval of one system (-ci)")
+      ("confidence-n", po::value(&cfg.confidence_n)->default_value(cfg.confidence_n), "bootstrap resamples (-cin)")
+      ("paired-bs", po::bool_switch(&cfg.paired_bs),
+       "paired bootstrap resampling: each -i system against the first (-pbs)")
+      ("paired-bs-n", po::value(&cfg.paired_bs_n)->default_value(cfg.paired_bs_n), "bootstrap resamples (-pbsn)")
+      ("paired-ar", po::bool_switch(&cfg.paired_ar), "paired approximate randomization (-par)")
+      ("paired-ar-n", po::value(&cfg.paired_ar_n)->default_value(cfg.paired_ar_n), "randomization trials (-parn)")
+      ("paired-jobs,j", po::value(&paired_jobs)->default_value(paired_jobs),
+       "worker threads for the tests (0 = --threads)")
+      ("seed", po::value(&seed_text), "random seed, or 'none' for one from the OS "
+       "(default: $SACREBLEU_SEED, else 12345)");
+
+  po::options_description unsupported("Not supported (sacreBLEU's test-set downloads)");
+  unsupported.add_options()
+      ("test-set,t", po::value(&test_set), "refused: give reference files instead")
+      ("language-pair,l", po::value(&langpair), "refused with --test-set")
+      ("origlang", po::value(&origlang), "refused with --test-set (-ol)")
+      ("subset", po::value(&subset), "refused with --test-set")
+      ("detail,d", po::bool_switch(&detail), "refused with --test-set");
+
+  po::options_description general("General");
+  rnnsearch::util::add_common_options(general, common);
+
+  po::options_description all;
+  all.add(io).add(bleu).add(chrf).add(ter).add(stats).add(unsupported).add(general);
+  po::options_description hidden;
+  hidden.add_options()("refs", po::value(&cfg.references)->multitoken(), "reference files");
+  po::options_description parse_set;
+  parse_set.add(all).add(hidden);
+  po::positional_options_description positional;
+  positional.add("refs", -1);
+
+  po::variables_map vm;
+  po::store(po::command_line_parser(expand_sacrebleu_aliases(argc, argv))
+                .options(parse_set)
+                .positional(positional)
+                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                .run(),
+            vm);
+  po::notify(vm);
+
+  if (common.help) {
+    std::cout << kSynopsis << "\n" << all << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+    return rnnsearch::util::kExitOk;
+  }
+  if (common.version) {
+    std::cout << rnnsearch::util::version_line("nmt-bleu") << " (scores as sacreBLEU "
+              << "2.6.0)\n";
+    return rnnsearch::util::kExitOk;
+  }
+  common.validate();
+  if (!test_set.empty() || !langpair.empty() || !origlang.empty() || !subset.empty() || detail) {
+    throw UsageError("test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
+                     "give the reference files: nmt-bleu REF... -i HYP");
+  }
+  if (encoding != "utf-8" && encoding != "UTF-8" && encoding != "utf8") {
+    throw UsageError("--encoding: only utf-8 is supported, got '" + encoding + "'");
+  }
+  if (!smooth_value.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(smooth_value.c_str(), &end);
+    if (end == smooth_value.c_str() || *end != '\0') {
+      throw UsageError("--smooth-value must be a number, got '" + smooth_value + "'");
+    }
+    cfg.bleu_smooth_value = v;
+  }
+  if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
+    std::string f = env;
+    for (char& c : f) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (f == "json" || f == "text") cfg.format = f;
+  }
+  if (seed_text.empty()) {
+    const char* env = std::getenv("SACREBLEU_SEED");
+    seed_text = env ? env : "12345";
+  }
+  std::string seed_lower = seed_text;
+  for (char& c : seed_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (seed_lower == "none") {
+    cfg.seed.reset();
+  } else {
+    char* end = nullptr;
+    cfg.seed = std::strtoull(seed_text.c_str(), &end, 10);
+    if (end == seed_text.c_str() || *end != '\0') {
+      throw UsageError("--seed must be a non-negative integer or 'none', got '" + seed_text + "'");
+    }
+  }
+  cfg.threads = paired_jobs > 0 ? paired_jobs : common.resolved_threads();
+  cfg.validate();
+
+  const auto inputs = rnnsearch::eval::read_eval_inputs(cfg);
+  const auto report = rnnsearch::eval::evaluate(cfg, inputs);
+  if (!common.quiet) {
+    for (const auto& w : report.warnings) std::cerr << "nmt-bleu: " << w << "\n";
+  }
+  std::cout << report.output << std::flush;
+  if (!std::cout) throw rnnsearch::util::Error("<stdout>", "write failed");
+  return rnnsearch::util::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return rnnsearch::util::run_tool("nmt-bleu", [&] { return run(argc, argv); });
+}
