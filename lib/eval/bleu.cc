@@ -93,9 +93,16 @@ StatsMatrix Bleu::segment_stats(const std::vector<std::string>& hypotheses) cons
 
   NgramCounter counter(order);
   std::vector<std::string_view> tokens;
+  std::vector<std::string_view> hyp_tokens;
+  std::string hyp_buffer, lowered;
   std::vector<long> ref_lens;
   for (std::size_t i = 0; i < hypotheses.size(); ++i) {
-    const std::string hyp = preprocess(hypotheses[i]);
+    std::string_view hyp = hypotheses[i];
+    if (options_.lowercase) {
+      lowered = text::lowercase(hyp);
+      hyp = lowered;
+    }
+    tokenizer_->tokenize_into(text::rstrip(hyp), hyp_tokens, hyp_buffer);
     counter.begin_segment();
     ref_lens.clear();
     for (const std::string& ref : references_[i]) {
@@ -103,12 +110,11 @@ StatsMatrix Bleu::segment_stats(const std::vector<std::string>& hypotheses) cons
       ref_lens.push_back(static_cast<long>(tokens.size()));
       counter.add_reference(tokens);
     }
-    text::split_white_space(hyp, tokens);
-    const long hyp_len = static_cast<long>(tokens.size());
+    const long hyp_len = static_cast<long>(hyp_tokens.size());
     double* row = stats.row(i);
     row[0] = static_cast<double>(hyp_len);
     row[1] = static_cast<double>(closest_reference_length(hyp_len, ref_lens));
-    counter.match_hypothesis(tokens, row + 2, row + 2 + order);
+    counter.match_hypothesis(hyp_tokens, row + 2, row + 2 + order);
   }
   return stats;
 }

@@ -22,6 +22,7 @@
 namespace rnnsearch::eval {
 namespace {
 
+// kPlain and kSpace are TokenWriter::put_words kinds 0 and 1.
 enum ByteClass : unsigned char { kPlain, kSpace, kAlone, kDash, kMark, kWide };
 
 // Rule 1's class [\{-\~\[-\` -\&\(-\+\:-\@\/] without the space.
@@ -97,21 +98,13 @@ void apply_mteval_rules(std::string_view text, bool padded, bool (*alone)(char32
                         TokenWriter& out) {
   const ByteTables& tables = byte_tables();
   const ByteClass* cls = alone ? tables.chinese.data() : tables.latin.data();
-  auto class_at = [&](std::size_t k) { return cls[static_cast<unsigned char>(text[k])]; };
   const std::size_t n = text.size();
   std::size_t i = 0;
-  while (i < n) {
-    switch (class_at(i)) {
-      case kPlain: {
-        std::size_t j = i + 1;
-        while (j < n && class_at(j) == kPlain) ++j;
-        out.put(text.substr(i, j - i));
-        i = j;
-        break;
-      }
-      case kSpace:
-        out.cut();
-        ++i;
+  const auto* kinds = reinterpret_cast<const unsigned char*>(cls);
+  while ((i = out.put_words(text, i, kinds)) < n) {
+    switch (cls[static_cast<unsigned char>(text[i])]) {
+      case kPlain:
+      case kSpace:  // put_words took these
         break;
       case kAlone:
         out.put_alone(text.substr(i, 1));

@@ -25,23 +25,9 @@ void NgramMatcher::reset_table(std::size_t entries) {
   if (table_.size() < capacity) table_.resize(capacity, Slot{0, 0, 0});
   mask_ = capacity - 1;
   shift_ = 64 - bits;
-  next_id_ = 0;
   if (++stamp_ == 0) {
     for (Slot& slot : table_) slot.stamp = 0;
     stamp_ = 1;
-  }
-}
-
-std::uint32_t NgramMatcher::intern(std::uint64_t key) {
-  std::size_t i = static_cast<std::size_t>((key * kGolden) >> shift_);
-  for (;;) {
-    Slot& slot = table_[i];
-    if (slot.stamp != stamp_) {
-      slot = Slot{key, next_id_, stamp_};
-      return next_id_++;
-    }
-    if (slot.key == key) return slot.id;
-    i = (i + 1) & mask_;
   }
 }
 
@@ -54,10 +40,10 @@ void NgramMatcher::match(SymbolSpan hyp, const std::vector<SymbolSpan>& refs, in
 
   // Totals follow from the lengths; matches need the ids.
   for (std::size_t r = 0; r < num_refs; ++r) {
-    for (int n = 1; n <= max_order; ++n) {
-      NgramMatch& m = out[r * orders + static_cast<std::size_t>(n - 1)];
-      m.hyp = ngrams_in(hyp.size, n);
-      m.ref = ngrams_in(refs[r].size, n);
+    for (std::size_t n = 1; n <= orders; ++n) {
+      NgramMatch& m = out[r * orders + n - 1];
+      m.hyp = ngrams_in(hyp.size, static_cast<int>(n));
+      m.ref = ngrams_in(refs[r].size, static_cast<int>(n));
     }
   }
 
@@ -70,50 +56,85 @@ void NgramMatcher::match(SymbolSpan hyp, const std::vector<SymbolSpan>& refs, in
   }
   const std::size_t total = symbols_.size();
   ids_.resize(total);
+  if (counts_.size() < total + 2) {
+    counts_.resize(total + 2);
+    live_.resize(total + 2);
+    was_live_.resize(total + 2);
+  }
   const std::uint32_t* sym = symbols_.data();
   std::uint32_t* ids = ids_.data();
 
+  // Ids 0 and 1 stand for every n-gram of the hypothesis (0) or of a reference (1) that
+  // cannot match: its (n-1)-gram prefix or suffix occurs on one side only.
+  constexpr std::uint32_t kHypDead = 0;
+  constexpr std::uint32_t kRefDead = 1;
   for (int n = 1; n <= max_order; ++n) {
     const std::size_t hyp_ngrams = ngrams_in(hyp.size, n);
     if (hyp_ngrams == 0) break;
 
-    // Ids of the order-n n-grams of every sequence, from the order n-1 ids in place.
+    // Locals, not members, in the loops: stores to ids[] could alias them.
     reset_table(total);
-    const std::size_t last = static_cast<std::size_t>(n - 1);
-    for (std::size_t s = 0; s + 1 < begin_.size(); ++s) {
-      const std::size_t b = begin_[s];
-      const std::size_t e = b + ngrams_in(begin_[s + 1] - b, n);
-      if (n == 1) {
-        for (std::size_t p = b; p < e; ++p) ids[p] = intern(sym[p]);
-      } else {
-        for (std::size_t p = b; p < e; ++p) {
-          ids[p] = intern((static_cast<std::uint64_t>(ids[p]) << 32) | sym[p + last]);
+    Slot* const table = table_.data();
+    const std::size_t mask = mask_;
+    const unsigned shift = shift_;
+    const std::uint32_t stamp = stamp_;
+    Counts* const counts = counts_.data();
+    std::uint8_t* const live = live_.data();
+    const std::uint8_t* const was_live = was_live_.data();
+    counts[kHypDead] = counts[kRefDead] = Counts{0, 0};
+    std::uint32_t next_id = 2;
+    const auto intern = [&](std::uint64_t key) {
+      std::size_t i = static_cast<std::size_t>((key * kGolden) >> shift);
+      for (;;) {
+        Slot& slot = table[i];
+        if (slot.stamp != stamp) {
+          slot = Slot{key, next_id, stamp};
+          counts[next_id] = Counts{0, 0};
+          live[next_id] = 0;
+          return next_id++;
         }
+        if (slot.key == key) return slot.id;
+        i = (i + 1) & mask;
       }
-    }
+    };
+    // The id of the order-n n-gram at p from the order n-1 ids, in place: step p reads
+    // ids[p + 1] before step p + 1 overwrites it.
+    const std::size_t last = static_cast<std::size_t>(n - 1);
+    const auto id_at = [&](std::size_t p, std::uint32_t dead) {
+      if (n == 1) return intern(sym[p]);
+      if ((was_live[ids[p]] & was_live[ids[p + 1]]) == 0) return dead;
+      return intern((static_cast<std::uint64_t>(ids[p]) << 32) | sym[p + last]);
+    };
 
-    counts_.assign(next_id_, 0);
-    std::uint32_t* counts = counts_.data();
+    for (std::size_t p = 0; p < hyp_ngrams; ++p) {
+      const std::uint32_t id = id_at(p, kHypDead);
+      ++counts[id].hyp;
+      ids[p] = id;
+    }
+    counts[kHypDead].hyp = 0;
+
+    // Each reference occurrence beyond the hypothesis count is not a match, so the
+    // matches are sum over ids of min(hyp, ref). An id seen on both sides stays live.
     bool any_match = false;
     for (std::size_t r = 0; r < num_refs; ++r) {
       const std::size_t b = begin_[r + 1];
       const std::size_t e = b + ngrams_in(begin_[r + 2] - b, n);
-      if (b == e) continue;
-      for (std::size_t p = b; p < e; ++p) ++counts[ids[p]];
       std::uint64_t matched = 0;
-      for (std::size_t p = 0; p < hyp_ngrams; ++p) {
-        std::uint32_t& c = counts[ids[p]];
-        if (c > 0) {
-          --c;
-          ++matched;
-        }
+      for (std::size_t p = b; p < e; ++p) {
+        const std::uint32_t id = id_at(p, kRefDead);
+        Counts& c = counts[id];
+        ++c.ref;
+        matched += c.ref <= c.hyp;
+        live[id] |= static_cast<std::uint8_t>(c.hyp > 0);
+        ids[p] = id;
       }
-      for (std::size_t p = b; p < e; ++p) counts[ids[p]] = 0;
+      for (std::size_t p = b; p < e; ++p) counts[ids[p]].ref = 0;
       out[r * orders + last].match = matched;
       any_match = any_match || matched > 0;
     }
     // An (n+1)-gram match implies a match of its n-gram prefix.
     if (!any_match) break;
+    live_.swap(was_live_);
   }
 }
 

@@ -37,22 +37,26 @@ class NgramMatcher {
   struct Slot {
     std::uint64_t key;
     std::uint32_t id;
-    std::uint32_t stamp;  // the slot is live only when stamp == stamp_
+    std::uint32_t stamp;  // the slot is in use only when stamp == stamp_
+  };
+  struct Counts {
+    std::uint32_t hyp;
+    std::uint32_t ref;  // in the reference being matched
   };
 
   // Starts an empty id table sized for `entries` keys.
   void reset_table(std::size_t entries);
-  std::uint32_t intern(std::uint64_t key);
 
   std::vector<std::uint32_t> symbols_;  // hyp then every reference, concatenated
   std::vector<std::uint32_t> ids_;      // id of the n-gram starting at each position
   std::vector<std::size_t> begin_;      // sequence s occupies [begin_[s], begin_[s + 1])
-  std::vector<std::uint32_t> counts_;   // per id, one reference at a time
+  std::vector<Counts> counts_;          // per id of the current order
+  std::vector<std::uint8_t> live_;      // per id: occurs in the hypothesis and a reference
+  std::vector<std::uint8_t> was_live_;  // live_ of the previous order
   std::vector<Slot> table_;
   std::size_t mask_ = 0;  // the table in use is table_[0 .. mask_]
   unsigned shift_ = 64;
   std::uint32_t stamp_ = 0;
-  std::uint32_t next_id_ = 0;
 };
 
 // Maps tokens to dense symbols for NgramMatcher. Tokens added with add() get ids

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <bitset>
-#include <cstring>
 
 #include "text/unicode.h"
 #include "util/utf8.h"
@@ -45,10 +44,8 @@ bool is_python_space(char32_t cp) {
 
 bool may_start_python_space(unsigned char c) { return space_tables().lead[c]; }
 
-std::size_t python_space_length(std::string_view s, std::size_t i) {
-  const unsigned char c = static_cast<unsigned char>(s[i]);
-  if (!may_start_python_space(c)) return 0;
-  if (c < 0x80) return 1;
+std::size_t wide_python_space_length(std::string_view s, std::size_t i) {
+  if (!may_start_python_space(static_cast<unsigned char>(s[i]))) return 0;
   std::size_t k = i;
   const char32_t cp = util::next_code_point(s, k);
   return is_python_space(cp) ? k - i : 0;
@@ -68,14 +65,21 @@ void split_python(std::string_view s, std::vector<std::string_view>& tokens) {
 }
 
 void split_joined(std::string_view s, std::vector<std::string_view>& tokens) {
-  const char* p = s.data();
-  const char* end = p + s.size();
-  while (p < end) {
-    const void* hit = std::memchr(p, ' ', static_cast<std::size_t>(end - p));
-    const char* stop = hit ? static_cast<const char*>(hit) : end;
-    tokens.emplace_back(p, static_cast<std::size_t>(stop - p));
-    p = stop + 1;
+  if (s.empty()) return;
+  // Branch-free: record every byte as a candidate end, keep it only at a space.
+  const std::size_t first = tokens.size();
+  tokens.resize(first + s.size() / 2 + 1);
+  std::string_view* out = tokens.data() + first;
+  std::size_t count = 0;
+  std::size_t start = 0;
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    const bool space = s[j] == ' ';
+    out[count] = std::string_view(s.data() + start, j - start);
+    count += space;
+    start = space ? j + 1 : start;
   }
+  out[count++] = s.substr(start);
+  tokens.resize(first + count);
 }
 
 std::string SpacedTokenizer::tokenize(std::string_view line) const {

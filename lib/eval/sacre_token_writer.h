@@ -2,6 +2,7 @@
 // Shared by the sacreBLEU tokenizers: Python's str.isspace() whitespace (what
 // ' '.join(line.split()) splits on) and a writer that joins tokens with one space.
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,51 +18,99 @@ bool is_python_space(char32_t cp);
 // character: ASCII whitespace, or a lead byte such as 0xC2 (U+00A0) or 0xE2 (U+2028).
 bool may_start_python_space(unsigned char c);
 
+// Python's ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and ' '.
+constexpr bool is_ascii_python_space(unsigned char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F);
+}
+
+// Byte length of the non-ASCII Python whitespace character at s[i], or 0.
+std::size_t wide_python_space_length(std::string_view s, std::size_t i);
+
 // Byte length of the Python whitespace character at s[i] (valid UTF-8), or 0.
-std::size_t python_space_length(std::string_view s, std::size_t i);
+inline std::size_t python_space_length(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) return is_ascii_python_space(c) ? 1 : 0;
+  return wide_python_space_length(s, i);
+}
 
 // Python's s.split(): appends views of `s` to `tokens`.
 void split_python(std::string_view s, std::vector<std::string_view>& tokens);
 
-// Splits text that has exactly one ' ' between tokens (a TokenWriter's output) and
-// no leading or trailing space: appends views of `s` to `tokens`.
+// Splits `s` at each ' ' (text with exactly one space between tokens and none at
+// either end, as a TokenWriter leaves it): `tokens` gets a view of each token.
 void split_joined(std::string_view s, std::vector<std::string_view>& tokens);
 
-// Appends bytes to `out` (cleared on construction), putting one ' ' where a cut()
-// separates two non-empty stretches: ' '.join(text.split()) built in one pass.
+// Writes ' '.join(tokens) in one pass: put() adds bytes to the current token, cut()
+// ends it, and exactly one ' ' separates two tokens. Writes straight into `out`,
+// sized up front; finish() drops a trailing space and trims it.
 class TokenWriter {
  public:
-  explicit TokenWriter(std::string& out) : out_(out) { out_.clear(); }
+  // `max_size` bounds the output: 2 * (input bytes) always does.
+  TokenWriter(std::string& out, std::size_t max_size) : out_(out) {
+    out_.resize(max_size);
+    begin_ = pos_ = out_.data();
+  }
 
-  // Ends the current token; the next byte put starts a new one.
-  void cut() { gap_ = !out_.empty(); }
+  void cut() {
+    if (at_space_) return;
+    *pos_++ = ' ';
+    at_space_ = true;
+  }
   void put(char c) {
-    if (gap_) space();
-    out_.push_back(c);
+    *pos_++ = c;
+    at_space_ = false;
   }
   void put(std::string_view s) {
-    if (gap_) space();
-    out_.append(s.data(), s.size());
+    if (s.size() <= 16) {
+      for (char c : s) *pos_++ = c;
+    } else {
+      std::memcpy(pos_, s.data(), s.size());
+      pos_ += s.size();
+    }
+    at_space_ = false;
   }
   // A token of its own: cut(), put(s), cut().
   void put_alone(std::string_view s) {
-    if (!out_.empty()) out_.push_back(' ');
-    out_.append(s.data(), s.size());
-    gap_ = true;
+    cut();
+    put(s);
+    cut();
+  }
+
+  // The hot loop: copies text[i...] while kind[byte] is 0 (a byte of a token) or 1
+  // (whitespace: a cut); returns the index of the first byte of any other kind.
+  std::size_t put_words(std::string_view text, std::size_t i, const unsigned char* kind) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const std::size_t n = text.size();
+    char* o = pos_;
+    bool at_space = at_space_;
+    for (; i < n; ++i) {
+      const unsigned char c = p[i];
+      const unsigned char k = kind[c];
+      if (k > 1) break;
+      const bool space = k == 1;
+      *o = space ? ' ' : static_cast<char>(c);  // branch-free: words are short
+      o += !(space && at_space);
+      at_space = space;
+    }
+    pos_ = o;
+    at_space_ = at_space;
+    return i;
+  }
+
+  void finish() {
+    if (pos_ != begin_ && pos_[-1] == ' ') --pos_;
+    out_.resize(static_cast<std::size_t>(pos_ - begin_));
   }
 
  private:
-  void space() {
-    out_.push_back(' ');
-    gap_ = false;
-  }
-
   std::string& out_;
-  bool gap_ = false;
+  char* begin_;
+  char* pos_;
+  bool at_space_ = true;  // nothing written yet, or a ' ' last
 };
 
-// A tokenizer whose output is tokens joined by single spaces (13a, intl, zh): it
-// writes that string once, and tokenize_into() splits it at the spaces.
+// A tokenizer whose output is tokens joined by single spaces (13a, intl, zh):
+// tokenize_into() splits what write() wrote.
 class SpacedTokenizer : public SacreTokenizer {
  public:
   std::string tokenize(std::string_view line) const override;
@@ -69,7 +118,7 @@ class SpacedTokenizer : public SacreTokenizer {
                      std::string& buffer) const override;
 
  protected:
-  // Writes the tokenized `line` into `out` (cleared first).
+  // Writes the tokenized `line` into `out`, replacing its content.
   virtual void write(std::string_view line, std::string& out) const = 0;
 };
 

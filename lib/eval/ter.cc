@@ -1,5 +1,6 @@
 #include "eval/ter.h"
 
+#include <cstdint>
 #include <string_view>
 
 #include "eval/reference_lines.h"
@@ -19,14 +20,66 @@ const char* yes_no(bool value) { return value ? "yes" : "no"; }
 
 // Calls f(word) for each word of preprocessed text (words are separated by one space).
 template <typename F>
-void for_each_word(const std::string& text, F&& f) {
+void for_each_word(std::string_view text, F&& f) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    f(std::string_view(text).substr(start, end - start));
+    if (end == std::string_view::npos) end = text.size();
+    f(text.substr(start, end - start));
     start = end + 1;
   }
+}
+
+// Word ids of one segment: the references' words are numbered, hypothesis words that
+// no reference has share kUnknown. A small open-addressing table, rebuilt per segment,
+// stays in cache where a corpus-wide map would not.
+class SegmentVocabulary {
+ public:
+  static constexpr std::int32_t kUnknown = -1;
+
+  void reset(std::size_t max_words) {
+    std::size_t size = 16;
+    while (size < 2 * max_words) size *= 2;
+    slots_.assign(size, kUnknown);
+    words_.clear();
+  }
+
+  std::int32_t add(std::string_view word) {
+    std::size_t slot = find(word);
+    if (slots_[slot] == kUnknown) {
+      slots_[slot] = static_cast<std::int32_t>(words_.size());
+      words_.push_back(word);
+    }
+    return slots_[slot];
+  }
+
+  std::int32_t id(std::string_view word) const { return slots_[find(word)]; }
+
+ private:
+  // FNV-1a: words are short.
+  static std::size_t hash(std::string_view word) {
+    std::uint64_t h = 14695981039346656037ULL;
+    for (char c : word) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+
+  // The slot holding `word`, or the empty slot where it would go.
+  std::size_t find(std::string_view word) const {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t slot = hash(word) & mask;
+    while (slots_[slot] != kUnknown && words_[slots_[slot]] != word) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  std::vector<std::int32_t> slots_;
+  std::vector<std::string_view> words_;
+};
+
+std::size_t count_words(std::string_view text) {
+  if (text.empty()) return 0;
+  std::size_t n = 1;
+  for (char c : text) n += c == ' ';
+  return n;
 }
 
 }  // namespace
@@ -36,28 +89,14 @@ Ter::Ter(const ReferenceSet& references, TerOptions options) : options_(options)
   num_refs_ = refs.num_refs;
   segment_begin_.reserve(refs.per_segment.size() + 1);
   segment_begin_.push_back(0);
-  std::string word;
+  ref_begin_.push_back(0);
   for (const auto& segment : refs.per_segment) {
     for (const std::string* line : segment) {
-      std::vector<std::int32_t> ids;
-      for_each_word(preprocess(*line, options_), [&](std::string_view w) {
-        word.assign(w);
-        ids.push_back(vocabulary_.emplace(word, static_cast<std::int32_t>(vocabulary_.size())).first->second);
-      });
-      ref_words_.push_back(std::move(ids));
+      ref_text_ += preprocess(*line, options_);
+      ref_begin_.push_back(ref_text_.size());
     }
-    segment_begin_.push_back(ref_words_.size());
+    segment_begin_.push_back(ref_begin_.size() - 1);
   }
-}
-
-void Ter::word_ids(const std::string& text, std::vector<std::int32_t>& ids) const {
-  ids.clear();
-  std::string word;
-  for_each_word(text, [&](std::string_view w) {
-    word.assign(w);
-    const auto it = vocabulary_.find(word);
-    ids.push_back(it == vocabulary_.end() ? kUnknown : it->second);
-  });
 }
 
 StatsMatrix Ter::segment_stats(const std::vector<std::string>& hypotheses) const {
@@ -70,23 +109,42 @@ StatsMatrix Ter::segment_stats(const std::vector<std::string>& hypotheses) const
   stats.width = kWidth;
   stats.values.resize(segments * kWidth);
   TerAligner aligner;
+  SegmentVocabulary vocabulary;
   std::vector<std::int32_t> hyp;
+  std::vector<std::vector<std::int32_t>> refs;
+  const std::string_view all_refs(ref_text_);
   for (std::size_t i = 0; i < segments; ++i) {
-    word_ids(preprocess(hypotheses[i], options_), hyp);
+    const std::size_t first = segment_begin_[i];
+    const std::size_t count = segment_begin_[i + 1] - first;
+    const std::string hyp_text = preprocess(hypotheses[i], options_);
+
+    std::size_t ref_words = 0;
+    for (std::size_t r = first; r < first + count; ++r) {
+      ref_words += count_words(all_refs.substr(ref_begin_[r], ref_begin_[r + 1] - ref_begin_[r]));
+    }
+    vocabulary.reset(ref_words);
+    if (refs.size() < count) refs.resize(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t r = first + k;
+      refs[k].clear();
+      for_each_word(all_refs.substr(ref_begin_[r], ref_begin_[r + 1] - ref_begin_[r]),
+                    [&](std::string_view word) { refs[k].push_back(vocabulary.add(word)); });
+    }
+    hyp.clear();
+    for_each_word(hyp_text, [&](std::string_view word) { hyp.push_back(vocabulary.id(word)); });
+
     // sacreBLEU starts the minimum at int(1e16) and sums integer reference lengths
     // before one division.
     long long best_edits = 10000000000000000LL;
     long long ref_lengths = 0;
-    const std::size_t begin = segment_begin_[i];
-    const std::size_t end = segment_begin_[i + 1];
-    for (std::size_t r = begin; r < end; ++r) {
-      const long long edits = aligner.edits(hyp, ref_words_[r]);
-      ref_lengths += static_cast<long long>(ref_words_[r].size());
+    for (std::size_t k = 0; k < count; ++k) {
+      const long long edits = aligner.edits(hyp, refs[k]);
+      ref_lengths += static_cast<long long>(refs[k].size());
       if (edits < best_edits) best_edits = edits;
     }
     double* row = stats.row(i);
     row[0] = static_cast<double>(best_edits);
-    row[1] = static_cast<double>(ref_lengths) / static_cast<double>(end - begin);
+    row[1] = static_cast<double>(ref_lengths) / static_cast<double>(count);
   }
   return stats;
 }

@@ -4,9 +4,8 @@
 // over tercom-preprocessed words (eval/ter_normalizer.h), with edits as in
 // eval/ter_alignment.h. An empty total reference length gives 100 when there are
 // edits, else 0. Lower is better.
-#include <cstdint>
+#include <cstddef>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -33,16 +32,12 @@ class Ter : public Metric {
   static constexpr std::size_t kWidth = 2;
 
  private:
-  // Word ids of preprocessed text; words absent from every reference get kUnknown.
-  void word_ids(const std::string& text, std::vector<std::int32_t>& ids) const;
-
-  static constexpr std::int32_t kUnknown = -1;
-
   TerOptions options_;
-  std::unordered_map<std::string, std::int32_t> vocabulary_;  // reference words
-  // Reference k of segment i is ref_words_[segment_begin_[i] + k], for k below
-  // segment_begin_[i + 1] - segment_begin_[i].
-  std::vector<std::vector<std::int32_t>> ref_words_;
+  // Preprocessed references, concatenated: reference r is
+  // ref_text_[ref_begin_[r], ref_begin_[r + 1]); segment i has references
+  // segment_begin_[i] .. segment_begin_[i + 1] - 1.
+  std::string ref_text_;
+  std::vector<std::size_t> ref_begin_;
   std::vector<std::size_t> segment_begin_;
   int num_refs_ = 0;
 };

@@ -40,15 +40,28 @@ void TerAligner::set_up(int hyp_length, const std::vector<std::int32_t>& ref) {
     row_end_[i] = i == n_ ? width_ : std::min(width_, diagonal + beam);
   }
 
+  // Cells outside the beam stay infinite (undefined); those inside are always
+  // written before they are read, so only the former need setting.
   const std::size_t cells = static_cast<std::size_t>(n_ + 1) * width_;
-  cost_.assign(cells, kInfinity);
-  op_.assign(cells, kUndefined);
-  scratch_.assign(cells, kInfinity);
-  // Row 0: reference words inserted one by one.
-  for (int j = 0; j < width_; ++j) {
+  if (cost_.size() < cells) {
+    cost_.resize(cells);
+    op_.resize(cells);
+    scratch_.resize(cells);
+  }
+  for (int j = 0; j < width_; ++j) {  // row 0: reference words inserted one by one
     cost_[j] = j;
     op_[j] = kInsert;
     scratch_[j] = j;
+  }
+  for (int i = 1; i <= n_; ++i) {
+    const std::size_t row = static_cast<std::size_t>(i) * width_;
+    const auto outside = [&](int from, int to) {
+      std::fill(cost_.begin() + row + from, cost_.begin() + row + to, kInfinity);
+      std::fill(op_.begin() + row + from, op_.begin() + row + to, kUndefined);
+      std::fill(scratch_.begin() + row + from, scratch_.begin() + row + to, kInfinity);
+    };
+    outside(0, row_begin_[i]);
+    outside(row_end_[i], width_);
   }
 }
 
@@ -120,6 +133,12 @@ void TerAligner::trace_back() {
                           " hypothesis words, " + std::to_string(m_) + " reference words)");
     }
   }
+  next_hyp_err_.resize(n_ + 1);
+  next_hyp_err_[n_] = n_;
+  for (int k = n_ - 1; k >= 0; --k) next_hyp_err_[k] = hyp_err_[k] ? k : next_hyp_err_[k + 1];
+  next_ref_err_.resize(m_ + 1);
+  next_ref_err_[m_] = m_;
+  for (int k = m_ - 1; k >= 0; --k) next_ref_err_[k] = ref_err_[k] ? k : next_ref_err_[k + 1];
 }
 
 void TerAligner::perform_shift(int start, int length, int target) {
@@ -179,21 +198,23 @@ int TerAligner::bounded_distance(int first, int bound) {
 bool TerAligner::best_shift(int pre_score, int& checked, Shift& best) {
   bool found = false;
   for (int start_h = 0; start_h < n_; ++start_h) {
+    // Shift only a block with an error on both sides (skipping the starts where no
+    // block can have one changes nothing: such blocks are never candidates).
+    const int hyp_error = next_hyp_err_[start_h];
+    if (hyp_error >= start_h + kMaxShiftSize) continue;
     const int first_r = std::max(0, start_h - kMaxShiftDist);
     const int last_r = std::min(m_ - 1, start_h + kMaxShiftDist);
     for (int start_r = first_r; start_r <= last_r; ++start_r) {
+      const int ref_error = next_ref_err_[start_r];
+      if (ref_error >= start_r + kMaxShiftSize) continue;
       // Every common run words_[start_h..] = ref[start_r..] of length 1..10 is a block.
-      bool hyp_wrong = false;
-      bool ref_wrong = false;
       int length = 0;
       while (length < kMaxShiftSize && words_[start_h + length] == ref_[start_r + length]) {
-        hyp_wrong = hyp_wrong || hyp_err_[start_h + length];
-        ref_wrong = ref_wrong || ref_err_[start_r + length];
         ++length;
-        // Shift only a block with an error on both sides that is not already where
-        // the reference wants it.
+        // ... that is not already where the reference wants it.
         const int aligned = align_[start_r];
-        if (hyp_wrong && ref_wrong && !(start_h <= aligned && aligned < start_h + length)) {
+        if (hyp_error < start_h + length && ref_error < start_r + length &&
+            !(start_h <= aligned && aligned < start_h + length)) {
           int previous_target = -1;
           for (int offset = -1; offset < length; ++offset) {
             const int target = start_r + offset == -1 ? 0 : align_[start_r + offset] + 1;

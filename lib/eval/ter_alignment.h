@@ -51,7 +51,8 @@ class TerAligner {
   std::vector<char> op_;
   std::vector<std::int32_t> scratch_;  // candidate rows, same shape as cost_
   std::vector<int> align_;             // ref word j -> hyp word (-1: before the first)
-  std::vector<char> hyp_err_, ref_err_;
+  std::vector<char> hyp_err_, ref_err_;           // word not matched
+  std::vector<int> next_hyp_err_, next_ref_err_;  // first error at or after a position
 };
 
 }  // namespace rnnsearch::eval

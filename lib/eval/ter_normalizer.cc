@@ -12,9 +12,6 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Python's str.isspace() on ASCII: \t \n \v \f \r, the separators 0x1C-0x1F, space.
-bool is_ascii_space(unsigned char c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20); }
-
 // re.sub(from, to, s) for a literal pattern `from`.
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
   std::size_t hit = s.find(from);
@@ -196,45 +193,109 @@ std::string remove_punct(const std::string& s, bool asian) {
   return out;
 }
 
-// ' '.join(s.split()): Python's split() cuts at runs of Unicode whitespace.
-std::string join_words(std::string_view s) {
+// Byte classes for splitting at Python's whitespace: ASCII non-space, ASCII space
+// (\t \n \v \f \r, the separators 0x1C-0x1F, space), the start or middle of a
+// multi-byte character.
+enum ByteClass : unsigned char { kWordByte, kSpaceByte, kMultiByte };
+
+struct ByteClasses {
+  ByteClass of[256];
+  ByteClasses() {
+    for (int c = 0; c < 256; ++c) {
+      of[c] = c >= 0x80 ? kMultiByte : ((c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20)) ? kSpaceByte : kWordByte;
+    }
+  }
+};
+const ByteClasses kByteClasses;
+
+// Length of the whitespace character at s[i], or 0 when s[i] starts a word character.
+std::size_t space_length(std::string_view s, std::size_t i) {
+  switch (kByteClasses.of[static_cast<unsigned char>(s[i])]) {
+    case kWordByte:
+      return 0;
+    case kSpaceByte:
+      return 1;
+    default: {
+      std::size_t next = i;
+      return text::is_white_space(util::next_code_point(s, next)) ? next - i : 0;
+    }
+  }
+}
+
+// ' '.join(s.split()): Python's split() cuts at runs of Unicode whitespace. With
+// `lower_ascii`, also lowercases (for ASCII-only text).
+std::string join_words(std::string_view s, bool lower_ascii) {
   std::string out;
   out.reserve(s.size());
-  bool gap = false;
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t start = i;
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    bool space;
-    if (c < 0x80) {
-      space = is_ascii_space(c);
-      ++i;
-    } else {
-      space = text::is_white_space(util::next_code_point(s, i));
-    }
-    if (space) {
-      gap = !out.empty();
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t space = space_length(s, i);
+    if (space > 0) {
+      i += space;
       continue;
     }
-    if (gap) {
-      out.push_back(' ');
-      gap = false;
+    // A word: up to the next whitespace character.
+    std::size_t end = i;
+    while (end < s.size()) {
+      const ByteClass c = kByteClasses.of[static_cast<unsigned char>(s[end])];
+      if (c == kWordByte) {
+        ++end;
+      } else if (c == kSpaceByte || space_length(s, end) > 0) {
+        break;
+      } else {
+        end += util::sequence_length(static_cast<unsigned char>(s[end]));
+      }
     }
-    out.append(s, start, i - start);
+    if (!out.empty()) out.push_back(' ');
+    const std::size_t start = out.size();
+    out.append(s, i, end - i);
+    if (lower_ascii) {
+      for (std::size_t k = start; k < out.size(); ++k) {
+        if (out[k] >= 'A' && out[k] <= 'Z') out[k] = static_cast<char>(out[k] - 'A' + 'a');
+      }
+    }
+    i = end;
   }
   return out;
+}
+
+bool is_ascii(std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
 std::string tercom_normalize(std::string_view sentence, const TerOptions& options) {
   if (sentence.empty()) return std::string();
-  std::string s = options.case_sensitive ? std::string(sentence) : text::lowercase(sentence);
+  // Lowercasing first (Python's str.lower(); for ASCII text done while joining).
+  std::string lowered;
+  std::string_view text = sentence;
+  bool fold_ascii = false;
+  if (!options.case_sensitive) {
+    if (is_ascii(sentence)) {
+      fold_ascii = true;
+    } else {
+      lowered = text::lowercase(sentence);
+      text = lowered;
+    }
+  }
+  if (!options.normalized && !options.no_punct) return join_words(text, fold_ascii);
+
+  std::string s(text);
+  if (fold_ascii) {
+    for (char& c : s) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
   if (options.normalized) {
     s = normalize_western(s);
     if (options.asian_support) s = normalize_asian(s);
   }
   if (options.no_punct) s = remove_punct(s, options.asian_support);
-  return join_words(s);
+  return join_words(s, false);
 }
 
 }  // namespace rnnsearch::eval

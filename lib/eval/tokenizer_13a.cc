@@ -28,9 +28,10 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
 }  // namespace
 
 void Tokenizer13a::write(std::string_view line, std::string& out) const {
-  TokenWriter writer(out);
   if (!contains(line, '<') && !contains(line, '&') && !contains(line, '\n')) {
+    TokenWriter writer(out, 2 * line.size());
     apply_mteval_rules(line, /*padded=*/true, nullptr, writer);
+    writer.finish();
     return;
   }
   std::string clean(line);
@@ -41,7 +42,9 @@ void Tokenizer13a::write(std::string_view line, std::string& out) const {
   replace_all(clean, "&amp;", "&");
   replace_all(clean, "&lt;", "<");
   replace_all(clean, "&gt;", ">");
+  TokenWriter writer(out, 2 * clean.size());
   apply_mteval_rules(clean, /*padded=*/true, nullptr, writer);
+  writer.finish();
 }
 
 }  // namespace rnnsearch::eval

@@ -21,11 +21,17 @@ unsigned char classify(char32_t cp) {
   return kOther;
 }
 
-// Classes of the BMP, built once; other planes go to ICU directly.
+// Classes of the BMP, built once; other planes go to ICU directly. `words` gives
+// TokenWriter::put_words kinds: 0 for ASCII letters and digits, 1 for ASCII
+// whitespace, 2 for anything else.
 struct ClassTable {
   std::array<unsigned char, 0x10000> bmp{};
+  std::array<unsigned char, 256> words{};
   ClassTable() {
     for (char32_t cp = 0; cp < 0x10000; ++cp) bmp[cp] = classify(cp);
+    for (int c = 0; c < 256; ++c) {
+      words[c] = c >= 0x80 ? 2 : bmp[c] == kSpace ? 1 : (bmp[c] & ~kNumber) == 0 ? 0 : 2;
+    }
   }
 };
 
@@ -86,23 +92,11 @@ std::size_t put_punctuation(std::string_view text, std::size_t i, TokenWriter& o
 TokenizerIntl::TokenizerIntl() { class_table(); }
 
 void TokenizerIntl::write(std::string_view line, std::string& out) const {
-  TokenWriter writer(out);
-  const auto& table = class_table().bmp;
+  TokenWriter writer(out, 2 * line.size());
+  const unsigned char* words = class_table().words.data();
   const std::size_t n = line.size();
   std::size_t i = 0;
-  while (i < n) {
-    const auto c = static_cast<unsigned char>(line[i]);
-    if (c < 0x80 && (table[c] & ~kNumber) == 0) {  // ASCII letters and digits
-      std::size_t j = i + 1;
-      while (j < n) {
-        const auto d = static_cast<unsigned char>(line[j]);
-        if (d >= 0x80 || (table[d] & ~kNumber) != 0) break;
-        ++j;
-      }
-      writer.put(line.substr(i, j - i));
-      i = j;
-      continue;
-    }
+  while ((i = writer.put_words(line, i, words)) < n) {
     std::size_t k = i;
     const unsigned char cls = class_of(util::next_code_point(line, k));
     if (cls == kSpace) {
@@ -116,6 +110,7 @@ void TokenizerIntl::write(std::string_view line, std::string& out) const {
     }
     i = k;
   }
+  writer.finish();
 }
 
 }  // namespace rnnsearch::eval

@@ -56,8 +56,10 @@ bool is_zh_split_char(char32_t cp) {
 }
 
 void TokenizerZh::write(std::string_view line, std::string& out) const {
-  TokenWriter writer(out);
-  apply_mteval_rules(strip_python(line), /*padded=*/false, is_zh_split_char, writer);
+  const std::string_view text = strip_python(line);
+  TokenWriter writer(out, 2 * text.size());
+  apply_mteval_rules(text, /*padded=*/false, is_zh_split_char, writer);
+  writer.finish();
 }
 
 }  // namespace rnnsearch::eval

@@ -24,6 +24,12 @@ std::size_t white_space_length(std::string_view s, std::size_t i) {
 }
 
 std::string_view rstrip(std::string_view s) {
+  // Fast path: strip trailing ASCII spaces; done when an ASCII non-space remains last.
+  while (!s.empty() && static_cast<unsigned char>(s.back()) < 0x80) {
+    if (!is_ascii_space(static_cast<unsigned char>(s.back()))) return s;
+    s.remove_suffix(1);
+  }
+  if (s.empty()) return s;
   // Walk forward remembering where the last non-space character ends, since UTF-8
   // cannot be decoded backwards cheaply without re-synchronising.
   std::size_t keep = 0;
@@ -58,8 +64,15 @@ void split_white_space(std::string_view s, std::vector<std::string_view>& tokens
     while (i < n && (ws = white_space_length(s, i)) != 0) i += ws;
     if (i >= n) break;
     const std::size_t start = i;
-    while (i < n && white_space_length(s, i) == 0) {
-      i += util::sequence_length(static_cast<unsigned char>(s[i]));
+    while (i < n) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c < 0x80) {
+        if (is_ascii_space(c)) break;
+        ++i;
+      } else {
+        if (white_space_length(s, i) != 0) break;
+        i += util::sequence_length(c);
+      }
     }
     tokens.push_back(s.substr(start, i - start));
   }

@@ -1,0 +1,121 @@
+// Benchmark (not a test): nmt-bleu's wall time for BLEU, chrF and TER on the 100,000-line
+// pair the reference timings in shared/golden/README.md were taken on, beside
+// sacreBLEU 2.6.0's times from that README (sacreBLEU itself cannot run here: no PyPI).
+//
+//   build/bench/bleu_bench [--runs N] [--threads N]
+//
+// The pair: Multi30k train en, de, fr, cs joined, first 100,000 lines = reference; the
+// hypothesis drops every word whose (position + line number) % 5 == 0 (both 0-based).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/run_process.h"
+#include "support/shared_data.h"
+
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+std::vector<std::string> gunzip_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
+  if (!pipe) return lines;
+  char* buf = nullptr;
+  size_t cap = 0;
+  ssize_t len;
+  while ((len = getline(&buf, &cap, pipe)) > 0) {
+    if (buf[len - 1] == '\n') --len;
+    lines.emplace_back(buf, static_cast<size_t>(len));
+  }
+  free(buf);
+  pclose(pipe);
+  return lines;
+}
+
+std::string drop_words(const std::string& line, std::size_t line_number) {
+  std::istringstream in(line);
+  std::string word, out;
+  for (std::size_t pos = 0; in >> word; ++pos) {
+    if ((pos + line_number) % 5 == 0) continue;
+    if (!out.empty()) out += ' ';
+    out += word;
+  }
+  return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 5;
+  std::string threads = "1";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--threads")) threads = argv[i + 1];
+  }
+  std::vector<std::string> ref;
+  for (const char* lang : {"en", "de", "fr", "cs"}) {
+    const std::string path = rt::shared_path(std::string("data/multi30k/train.") + lang + ".gz");
+    for (auto& line : gunzip_lines(path)) {
+      if (ref.size() < 100000) ref.push_back(std::move(line));
+    }
+  }
+  if (ref.size() != 100000) {
+    std::fprintf(stderr, "bleu_bench: could not read 100,000 lines of Multi30k under %s\n", rt::shared_dir().c_str());
+    return 1;
+  }
+  const std::string dir = "/tmp/rnnsearch-bleu-bench-" + std::to_string(getpid());
+  std::system(("mkdir -p " + dir).c_str());
+  {
+    std::ofstream r(dir + "/ref.100k"), h(dir + "/hyp.100k");
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      r << ref[i] << '\n';
+      h << drop_words(ref[i], i) << '\n';
+    }
+  }
+
+  struct Task {
+    const char* name;
+    std::vector<std::string> options;
+    double sacrebleu_seconds;
+  };
+  const std::vector<Task> tasks = {
+      {"BLEU", {"-f", "text"}, 17.35}, {"chrF", {"-m", "chrf", "-f", "text"}, 33.66}, {"TER", {"-m", "ter", "-f", "text"}, 13.44}};
+
+  std::printf("nmt-bleu on 100,000 lines (%s), --threads %s, median of %d runs\n", dir.c_str(), threads.c_str(), runs);
+  std::printf("%-5s %10s %14s %12s %10s  %s\n", "metric", "seconds", "lines/s", "sacreBLEU s", "speed-up", "score line");
+  for (const auto& task : tasks) {
+    std::vector<std::string> args = {rt::tool_path("nmt-bleu"), dir + "/ref.100k", "-i", dir + "/hyp.100k", "--threads", threads};
+    args.insert(args.end(), task.options.begin(), task.options.end());
+    std::vector<double> seconds;
+    std::string line;
+    for (int r = 0; r < runs; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      const auto result = rt::run_process(args);
+      seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      if (result.exit_code != 0) {
+        std::fprintf(stderr, "bleu_bench: nmt-bleu failed: %s\n", result.err.c_str());
+        return 1;
+      }
+      line = result.out.substr(0, result.out.find('\n'));
+    }
+    const double m = median(seconds);
+    std::printf("%-6s %10.3f %14.0f %12.2f %9.1fx  %s\n", task.name, m, 100000 / m, task.sacrebleu_seconds,
+                task.sacrebleu_seconds / m, line.substr(line.find(" = ")).c_str());
+  }
+  std::printf("sacreBLEU times: shared/golden/README.md (same pair, same machines, under load 2-3.5).\n");
+  std::system(("rm -rf " + dir).c_str());
+  return 0;
+}
