@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace rnnsearch::eval {
 namespace {
@@ -100,37 +101,51 @@ void NgramMatcher::match(SymbolSpan hyp, const std::vector<SymbolSpan>& refs, in
     // The id of the order-n n-gram at p from the order n-1 ids, in place: step p reads
     // ids[p + 1] before step p + 1 overwrites it.
     const std::size_t last = static_cast<std::size_t>(n - 1);
-    const auto id_at = [&](std::size_t p, std::uint32_t dead) {
-      if (n == 1) return intern(sym[p]);
-      if ((was_live[ids[p]] & was_live[ids[p + 1]]) == 0) return dead;
-      return intern((static_cast<std::uint64_t>(ids[p]) << 32) | sym[p + last]);
-    };
-
-    for (std::size_t p = 0; p < hyp_ngrams; ++p) {
-      const std::uint32_t id = id_at(p, kHypDead);
-      ++counts[id].hyp;
-      ids[p] = id;
-    }
-    counts[kHypDead].hyp = 0;
-
-    // Each reference occurrence beyond the hypothesis count is not a match, so the
-    // matches are sum over ids of min(hyp, ref). An id seen on both sides stays live.
     bool any_match = false;
-    for (std::size_t r = 0; r < num_refs; ++r) {
-      const std::size_t b = begin_[r + 1];
-      const std::size_t e = b + ngrams_in(begin_[r + 2] - b, n);
-      std::uint64_t matched = 0;
-      for (std::size_t p = b; p < e; ++p) {
-        const std::uint32_t id = id_at(p, kRefDead);
-        Counts& c = counts[id];
-        ++c.ref;
-        matched += c.ref <= c.hyp;
-        live[id] |= static_cast<std::uint8_t>(c.hyp > 0);
+    const auto run = [&](auto first_order) {
+      const auto id_at = [&](std::size_t p, std::uint32_t dead) {
+        if constexpr (decltype(first_order)::value) {
+          (void)dead;
+          return intern(sym[p]);
+        } else {
+          if ((was_live[ids[p]] & was_live[ids[p + 1]]) == 0) return dead;
+          return intern((static_cast<std::uint64_t>(ids[p]) << 32) | sym[p + last]);
+        }
+      };
+      for (std::size_t p = 0; p < hyp_ngrams; ++p) {
+        const std::uint32_t id = id_at(p, kHypDead);
+        ++counts[id].hyp;
         ids[p] = id;
       }
-      for (std::size_t p = b; p < e; ++p) counts[ids[p]].ref = 0;
-      out[r * orders + last].match = matched;
-      any_match = any_match || matched > 0;
+      counts[kHypDead].hyp = 0;
+
+      // The k-th reference occurrence of an id matches when k <= its hypothesis count,
+      // so the matches are the sum over ids of min(hyp, ref). Ids seen on both sides
+      // stay live for the next order.
+      for (std::size_t r = 0; r < num_refs; ++r) {
+        const std::size_t b = begin_[r + 1];
+        const std::size_t e = b + ngrams_in(begin_[r + 2] - b, n);
+        std::uint64_t matched = 0;
+        for (std::size_t p = b; p < e; ++p) {
+          const std::uint32_t id = id_at(p, kRefDead);
+          Counts& c = counts[id];
+          ++c.ref;
+          matched += c.ref <= c.hyp;
+          live[id] |= static_cast<std::uint8_t>(c.hyp > 0);
+          ids[p] = id;
+        }
+        // The next order starts its ids from zero counts anyway.
+        if (r + 1 < num_refs) {
+          for (std::size_t p = b; p < e; ++p) counts[ids[p]].ref = 0;
+        }
+        out[r * orders + last].match = matched;
+        any_match = any_match || matched > 0;
+      }
+    };
+    if (n == 1) {
+      run(std::true_type{});
+    } else {
+      run(std::false_type{});
     }
     // An (n+1)-gram match implies a match of its n-gram prefix.
     if (!any_match) break;

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bitset>
+#include <cstdint>
 
 #include "text/unicode.h"
 #include "util/utf8.h"
@@ -66,20 +67,30 @@ void split_python(std::string_view s, std::vector<std::string_view>& tokens) {
 
 void split_joined(std::string_view s, std::vector<std::string_view>& tokens) {
   if (s.empty()) return;
-  // Branch-free: record every byte as a candidate end, keep it only at a space.
-  const std::size_t first = tokens.size();
-  tokens.resize(first + s.size() / 2 + 1);
-  std::string_view* out = tokens.data() + first;
-  std::size_t count = 0;
-  std::size_t start = 0;
-  for (std::size_t j = 0; j < s.size(); ++j) {
-    const bool space = s[j] == ' ';
-    out[count] = std::string_view(s.data() + start, j - start);
-    count += space;
-    start = space ? j + 1 : start;
+  constexpr std::size_t kShort = 4096;
+  if (s.size() >= kShort) {  // rare: long lines take the simple loop
+    std::size_t start = 0;
+    for (std::size_t end; (end = s.find(' ', start)) != std::string_view::npos; start = end + 1) {
+      tokens.push_back(s.substr(start, end - start));
+    }
+    tokens.push_back(s.substr(start));
+    return;
   }
-  out[count++] = s.substr(start);
-  tokens.resize(first + count);
+  // Branch-free pass (a branch per space mispredicts): note every byte's offset,
+  // keep it only at a space.
+  std::uint16_t ends[kShort / 2 + 1];
+  std::size_t count = 0;
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    ends[count] = static_cast<std::uint16_t>(j);
+    count += s[j] == ' ';
+  }
+  ends[count++] = static_cast<std::uint16_t>(s.size());
+  tokens.reserve(tokens.size() + count);
+  std::size_t start = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    tokens.emplace_back(s.data() + start, ends[k] - start);
+    start = ends[k] + 1u;
+  }
 }
 
 std::string SpacedTokenizer::tokenize(std::string_view line) const {

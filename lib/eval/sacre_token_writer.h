@@ -82,18 +82,19 @@ class TokenWriter {
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = text.size();
     char* o = pos_;
-    bool at_space = at_space_;
+    unsigned at_space = at_space_;
     for (; i < n; ++i) {
-      const unsigned char c = p[i];
-      const unsigned char k = kind[c];
-      if (k > 1) break;
-      const bool space = k == 1;
-      *o = space ? ' ' : static_cast<char>(c);  // branch-free: words are short
-      o += !(space && at_space);
+      const unsigned c = p[i];
+      const unsigned space = kind[c];
+      if (space > 1) break;
+      // Branch-free (words are short, a branch per space mispredicts): write c, or
+      // ' ' for whitespace, and keep it unless it follows a space.
+      *o = static_cast<char>(c ^ ((c ^ ' ') & (0u - space)));
+      o += 1 - (space & at_space);
       at_space = space;
     }
     pos_ = o;
-    at_space_ = at_space;
+    at_space_ = at_space != 0;
     return i;
   }
 

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "eval/reference_lines.h"
+#include "eval/segment_vocabulary.h"
 #include "eval/ter_alignment.h"
 #include "util/error.h"
 
@@ -28,58 +29,6 @@ void for_each_word(std::string_view text, F&& f) {
     f(text.substr(start, end - start));
     start = end + 1;
   }
-}
-
-// Word ids of one segment: the references' words are numbered, hypothesis words that
-// no reference has share kUnknown. A small open-addressing table, rebuilt per segment,
-// stays in cache where a corpus-wide map would not.
-class SegmentVocabulary {
- public:
-  static constexpr std::int32_t kUnknown = -1;
-
-  void reset(std::size_t max_words) {
-    std::size_t size = 16;
-    while (size < 2 * max_words) size *= 2;
-    slots_.assign(size, kUnknown);
-    words_.clear();
-  }
-
-  std::int32_t add(std::string_view word) {
-    std::size_t slot = find(word);
-    if (slots_[slot] == kUnknown) {
-      slots_[slot] = static_cast<std::int32_t>(words_.size());
-      words_.push_back(word);
-    }
-    return slots_[slot];
-  }
-
-  std::int32_t id(std::string_view word) const { return slots_[find(word)]; }
-
- private:
-  // FNV-1a: words are short.
-  static std::size_t hash(std::string_view word) {
-    std::uint64_t h = 14695981039346656037ULL;
-    for (char c : word) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
-
-  // The slot holding `word`, or the empty slot where it would go.
-  std::size_t find(std::string_view word) const {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = hash(word) & mask;
-    while (slots_[slot] != kUnknown && words_[slots_[slot]] != word) slot = (slot + 1) & mask;
-    return slot;
-  }
-
-  std::vector<std::int32_t> slots_;
-  std::vector<std::string_view> words_;
-};
-
-std::size_t count_words(std::string_view text) {
-  if (text.empty()) return 0;
-  std::size_t n = 1;
-  for (char c : text) n += c == ' ';
-  return n;
 }
 
 }  // namespace
@@ -110,25 +59,20 @@ StatsMatrix Ter::segment_stats(const std::vector<std::string>& hypotheses) const
   stats.values.resize(segments * kWidth);
   TerAligner aligner;
   SegmentVocabulary vocabulary;
-  std::vector<std::int32_t> hyp;
-  std::vector<std::vector<std::int32_t>> refs;
+  std::vector<std::uint32_t> hyp;
+  std::vector<std::vector<std::uint32_t>> refs;
   const std::string_view all_refs(ref_text_);
   for (std::size_t i = 0; i < segments; ++i) {
     const std::size_t first = segment_begin_[i];
     const std::size_t count = segment_begin_[i + 1] - first;
     const std::string hyp_text = preprocess(hypotheses[i], options_);
-
-    std::size_t ref_words = 0;
-    for (std::size_t r = first; r < first + count; ++r) {
-      ref_words += count_words(all_refs.substr(ref_begin_[r], ref_begin_[r + 1] - ref_begin_[r]));
-    }
-    vocabulary.reset(ref_words);
+    vocabulary.clear();
     if (refs.size() < count) refs.resize(count);
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t r = first + k;
       refs[k].clear();
       for_each_word(all_refs.substr(ref_begin_[r], ref_begin_[r + 1] - ref_begin_[r]),
-                    [&](std::string_view word) { refs[k].push_back(vocabulary.add(word)); });
+                    [&](std::string_view word) { refs[k].push_back(vocabulary.id(word)); });
     }
     hyp.clear();
     for_each_word(hyp_text, [&](std::string_view word) { hyp.push_back(vocabulary.id(word)); });

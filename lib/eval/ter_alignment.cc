@@ -22,7 +22,7 @@ enum Op : char { kUndefined, kMatch, kSubstitute, kInsert /* a reference word */
 
 }  // namespace
 
-void TerAligner::set_up(int hyp_length, const std::vector<std::int32_t>& ref) {
+void TerAligner::set_up(int hyp_length, const std::vector<std::uint32_t>& ref) {
   ref_ = ref.data();
   n_ = hyp_length;
   m_ = static_cast<int>(ref.size());
@@ -70,7 +70,7 @@ void TerAligner::fill_rows(int from) {
     std::int32_t* row = &cost_[static_cast<std::size_t>(i) * width_];
     const std::int32_t* prev = row - width_;
     char* ops = &op_[static_cast<std::size_t>(i) * width_];
-    const std::int32_t word = words_[i - 1];
+    const std::uint32_t word = words_[i - 1];
     int j = row_begin_[i];
     if (j == 0) {
       row[0] = prev[0] + 1;
@@ -170,7 +170,7 @@ int TerAligner::bounded_distance(int first, int bound) {
   if (first == n_) return prev[m_];
   for (int i = first + 1; i <= n_; ++i) {
     std::int32_t* row = &scratch_[static_cast<std::size_t>(i) * width_];
-    const std::int32_t word = shifted_[i - 1];
+    const std::uint32_t word = shifted_[i - 1];
     const int remaining_hyp = n_ - i;
     // Any path from cell (i, j) to the end costs at least |remaining length difference|,
     // and costs never decrease along a path: this row's smallest such sum bounds d.
@@ -247,7 +247,7 @@ bool TerAligner::best_shift(int pre_score, int& checked, Shift& best) {
   return found;
 }
 
-int TerAligner::edits(const std::vector<std::int32_t>& hyp, const std::vector<std::int32_t>& ref) {
+int TerAligner::edits(const std::vector<std::uint32_t>& hyp, const std::vector<std::uint32_t>& ref) {
   if (ref.empty()) return static_cast<int>(hyp.size());
   set_up(static_cast<int>(hyp.size()), ref);
   words_ = hyp;

@@ -12,13 +12,12 @@
 
 namespace rnnsearch::eval {
 
-// Words are integer ids: equal ids are equal words. Hypothesis words that occur in no
-// reference may share one id that no reference word has. One aligner can be reused
-// for many pairs (its buffers are kept); it is not thread-safe.
+// Words are integer ids (eval/segment_vocabulary.h): equal ids are equal words. One
+// aligner can be reused for many pairs (its buffers are kept); it is not thread-safe.
 class TerAligner {
  public:
   // Number of edits turning `hyp` into `ref`; hyp.size() when `ref` is empty.
-  int edits(const std::vector<std::int32_t>& hyp, const std::vector<std::int32_t>& ref);
+  int edits(const std::vector<std::uint32_t>& hyp, const std::vector<std::uint32_t>& ref);
 
  private:
   struct Shift {
@@ -28,7 +27,7 @@ class TerAligner {
     int target = 0;  // insertion position (before this word of the unshifted hypothesis)
   };
 
-  void set_up(int hyp_length, const std::vector<std::int32_t>& ref);
+  void set_up(int hyp_length, const std::vector<std::uint32_t>& ref);
   // Rows from+1..n of the distance matrix (with operations) of words_, rows 0..from kept.
   void fill_rows(int from);
   // Alignment of ref words to hyp words and error flags from the optimal trace.
@@ -40,12 +39,12 @@ class TerAligner {
   int bounded_distance(int first, int bound);
   void perform_shift(int start, int length, int target);
 
-  const std::int32_t* ref_ = nullptr;
+  const std::uint32_t* ref_ = nullptr;
   int n_ = 0;   // hypothesis words
   int m_ = 0;   // reference words
   int width_ = 0;  // m_ + 1 cells a row
   std::vector<int> row_begin_, row_end_;  // beam of row i: columns [begin, end)
-  std::vector<std::int32_t> words_, shifted_;
+  std::vector<std::uint32_t> words_, shifted_;
   // Distance matrix of words_: [(n+1) x (m+1)], cells outside the beam infinite.
   std::vector<std::int32_t> cost_;
   std::vector<char> op_;
