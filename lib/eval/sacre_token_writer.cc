@@ -15,6 +15,9 @@ namespace {
 struct SpaceTables {
   std::bitset<0x10000> bmp;
   std::array<bool, 256> lead{};
+  // TokenWriter::put_words kinds: 1 for ASCII whitespace, 2 for lead bytes that may
+  // start other whitespace, 0 for the rest.
+  std::array<unsigned char, 256> words{};
 
   SpaceTables() {
     for (char32_t cp = 0; cp < 0x10000; ++cp) {
@@ -28,6 +31,7 @@ struct SpaceTables {
     // Outside the BMP nothing is whitespace today; still let 4-byte sequences be
     // checked, so a future Unicode version cannot slip through.
     for (int c = 0xF0; c <= 0xF4; ++c) lead[c] = true;
+    for (int c = 0; c < 256; ++c) words[c] = !lead[c] ? 0 : c < 0x80 ? 1 : 2;
   }
 };
 
@@ -60,8 +64,24 @@ void split_python(std::string_view s, std::vector<std::string_view>& tokens) {
     while (i < n && (len = python_space_length(s, i)) > 0) i += len;
     if (i >= n) break;
     const std::size_t start = i;
-    while (i < n && python_space_length(s, i) == 0) i += util::sequence_length(static_cast<unsigned char>(s[i]));
+    while (i < n && python_space_length(s, i) == 0) {
+      i += util::sequence_length(static_cast<unsigned char>(s[i]));
+    }
     tokens.emplace_back(s.data() + start, i - start);
+  }
+}
+
+void put_python_words(std::string_view s, TokenWriter& out) {
+  const unsigned char* words = space_tables().words.data();
+  std::size_t i = 0;
+  while ((i = out.put_words(s, i, words)) < s.size()) {
+    std::size_t k = i;
+    if (is_python_space(util::next_code_point(s, k))) {
+      out.cut();
+    } else {
+      out.put(s.substr(i, k - i));
+    }
+    i = k;
   }
 }
 

@@ -110,6 +110,9 @@ class TokenWriter {
   bool at_space_ = true;  // nothing written yet, or a ' ' last
 };
 
+// ' '.join(s.split()) into `out`: Python's whitespace becomes single spaces.
+void put_python_words(std::string_view s, TokenWriter& out);
+
 // A tokenizer whose output is tokens joined by single spaces (13a, intl, zh):
 // tokenize_into() splits what write() wrote.
 class SpacedTokenizer : public SacreTokenizer {

@@ -16,9 +16,11 @@ class TokenizerNone final : public SacreTokenizer {
   std::string tokenize(std::string_view line) const override { return std::string(line); }
   void tokenize_into(std::string_view line, std::vector<std::string_view>& tokens,
                      std::string& buffer) const override {
-    buffer.assign(line.data(), line.size());
+    TokenWriter writer(buffer, 2 * line.size());
+    put_python_words(line, writer);
+    writer.finish();
     tokens.clear();
-    split_python(buffer, tokens);
+    split_joined(buffer, tokens);
   }
   std::string name() const override { return "none"; }
 };
@@ -28,27 +30,36 @@ class TokenizerNone final : public SacreTokenizer {
 class TokenizerChar final : public SacreTokenizer {
  public:
   std::string tokenize(std::string_view line) const override {
-    std::string out;
-    out.reserve(2 * line.size());
-    for (std::size_t i = 0; i < line.size();) {
-      const std::size_t len = util::sequence_length(static_cast<unsigned char>(line[i]));
-      if (i > 0) out.push_back(' ');
-      out.append(line.data() + i, len);
-      i += len;
+    std::string out(2 * line.size(), ' ');
+    char* o = out.data();
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      // Branch-free: a space (already there) before every code point but the first.
+      const auto c = static_cast<unsigned char>(line[i]);
+      o += (c & 0xC0) != 0x80 && i > 0;
+      *o++ = static_cast<char>(c);
     }
+    out.resize(static_cast<std::size_t>(o - out.data()));
     return out;
   }
   // The split drops the whitespace characters and keeps every other one as a token.
   void tokenize_into(std::string_view line, std::vector<std::string_view>& tokens,
                      std::string& buffer) const override {
-    buffer.assign(line.data(), line.size());
-    tokens.clear();
-    const std::string_view text(buffer);
-    for (std::size_t i = 0; i < text.size();) {
-      const std::size_t len = util::sequence_length(static_cast<unsigned char>(text[i]));
-      if (python_space_length(text, i) == 0) tokens.push_back(text.substr(i, len));
+    TokenWriter writer(buffer, 2 * line.size());
+    for (std::size_t i = 0; i < line.size();) {
+      const auto c = static_cast<unsigned char>(line[i]);
+      if (c < 0x80) {
+        if (!is_ascii_python_space(c)) writer.put_alone(line.substr(i, 1));
+        ++i;
+        continue;
+      }
+      const std::size_t space = wide_python_space_length(line, i);
+      const std::size_t len = space > 0 ? space : util::sequence_length(c);
+      if (space == 0) writer.put_alone(line.substr(i, len));
       i += len;
     }
+    writer.finish();
+    tokens.clear();
+    split_joined(buffer, tokens);
   }
   std::string name() const override { return "char"; }
 };
@@ -76,7 +87,9 @@ std::unique_ptr<SacreTokenizer> make_sacre_tokenizer(std::string_view name) {
   std::string valid;
   for (const std::string& n : sacre_tokenizer_names()) valid += (valid.empty() ? "" : ", ") + n;
   std::string message = "unknown BLEU tokenizer '" + std::string(name) + "'; valid: " + valid;
-  if (is_unsupported_sacrebleu_name(name)) message += " (sacreBLEU's " + std::string(name) + " is not supported)";
+  if (is_unsupported_sacrebleu_name(name)) {
+    message += " (sacreBLEU's " + std::string(name) + " is not supported)";
+  }
   throw util::UsageError(message);
 }
 

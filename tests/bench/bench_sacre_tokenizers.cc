@@ -68,8 +68,9 @@ int main(int argc, char** argv) {
         sink += tokens.size();
       }
     });
-    std::printf("%-5s tokenize %7.1f ms (%6.0f MB/s)   tokenize_into %7.1f ms (%6.0f MB/s)  [%zu]\n",
-                name.c_str(), whole * 1e3, bytes / whole / 1e6, into * 1e3, bytes / into / 1e6, sink);
+    std::printf("%-5s tokenize %6.1f ms (%4.0f MB/s)  tokenize_into %6.1f ms (%4.0f MB/s)  [%zu]\n",
+                name.c_str(), whole * 1e3, bytes / whole / 1e6, into * 1e3, bytes / into / 1e6,
+                sink);
   }
   return 0;
 }
