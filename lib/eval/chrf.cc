@@ -1,6 +1,7 @@
 #include "eval/chrf.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "eval/reference_lines.h"
 #include "text/unicode.h"
@@ -11,7 +12,9 @@ namespace rnnsearch::eval {
 namespace {
 
 // Python's str.isspace() for ASCII: \t \n \v \f \r, \x1c-\x1f and space.
-bool is_ascii_space(unsigned char c) { return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20); }
+bool is_ascii_space(unsigned char c) {
+  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
+}
 
 // Python's string.punctuation, the only marks chrF++ splits off words.
 bool is_ascii_punct(unsigned char c) {
@@ -31,16 +34,22 @@ std::size_t space_length(std::string_view s, std::size_t i) {
 // The code points of `text`, without whitespace unless `keep_space` (sacreBLEU joins
 // str.split()).
 void append_chars(std::string_view text, bool keep_space, std::vector<std::uint32_t>& out) {
+  const std::size_t start = out.size();
+  out.resize(start + text.size());  // at most one code point per byte
+  std::uint32_t* put = out.data() + start;
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
-      if (keep_space || !is_ascii_space(c)) out.push_back(c);
+      *put = c;
+      put += keep_space || !is_ascii_space(c) ? 1 : 0;
       ++i;
       continue;
     }
     const char32_t cp = util::next_code_point(text, i);
-    if (keep_space || !text::is_white_space(cp)) out.push_back(cp);
+    *put = cp;
+    put += keep_space || !text::is_white_space(cp) ? 1 : 0;
   }
+  out.resize(static_cast<std::size_t>(put - out.data()));
 }
 
 // Calls emit(token) for sacreBLEU's chrF++ words of `text`: str.split() words, a word
@@ -55,7 +64,9 @@ void for_each_word(std::string_view text, Emit&& emit) {
     while (i < n && (skip = space_length(text, i)) > 0) i += skip;
     if (i == n) return;
     const std::size_t begin = i;
-    while (i < n && space_length(text, i) == 0) i += util::sequence_length(static_cast<unsigned char>(text[i]));
+    while (i < n && space_length(text, i) == 0) {
+      i += util::sequence_length(static_cast<unsigned char>(text[i]));
+    }
     const std::string_view word = text.substr(begin, i - begin);
     const auto first = static_cast<unsigned char>(word.front());
     if (word.size() == util::sequence_length(first)) {
@@ -92,15 +103,19 @@ struct Chrf::Scratch {
   std::vector<NgramMatch> word_matches;
   std::vector<double> candidate;
   NgramMatcher matcher;
+  TokenIds token_ids;
 };
 
 Chrf::Chrf(const ReferenceSet& references, ChrfOptions options) : options_(options) {
   if (options_.char_order < 0 || options_.word_order < 0) {
     throw util::Error("chrF: character and word orders must be >= 0, got " +
-                      std::to_string(options_.char_order) + " and " + std::to_string(options_.word_order));
+                      std::to_string(options_.char_order) + " and " +
+                      std::to_string(options_.word_order));
   }
   orders_ = options_.char_order + options_.word_order;
-  if (orders_ == 0) throw util::Error("chrF: the character and word orders are both 0; nothing to compare");
+  if (orders_ == 0) {
+    throw util::Error("chrF: the character and word orders are both 0; nothing to compare");
+  }
   if (references.empty()) throw util::Error("chrF: no reference streams");
   const std::size_t segments = references.front().size();
   for (std::size_t r = 0; r < references.size(); ++r) {
@@ -113,6 +128,16 @@ Chrf::Chrf(const ReferenceSet& references, ChrfOptions options) : options_(optio
   const SegmentReferences kept = collect_segment_references(references);
   num_refs_ = kept.num_refs;
 
+  // Characters never outnumber bytes: one allocation instead of repeated growth.
+  std::size_t bytes = 0;
+  for (const auto& stream : references) {
+    for (const std::string& line : stream) bytes += line.size();
+  }
+  ref_chars_.reserve(bytes);
+  if (options_.word_order > 0) {
+    ref_text_.reserve(bytes);
+    ref_words_.reserve(bytes / 4);
+  }
   segment_begin_.reserve(segments + 1);
   segment_begin_.push_back(0);
   std::string lowered;
@@ -129,8 +154,20 @@ Chrf::Chrf(const ReferenceSet& references, ChrfOptions options) : options_(optio
       append_chars(*text, options_.whitespace, ref_chars_);
       ref.chars_end = ref_chars_.size();
       ref.words_begin = ref_words_.size();
+      ref.text_begin = ref_text_.size();
       if (options_.word_order > 0) {
-        for_each_word(*text, [&](std::string_view w) { ref_words_.push_back(words_.add(w)); });
+        if (text->size() > UINT32_MAX) {
+          throw util::Error("chrF: reference line " + std::to_string(i + 1) +
+                            " is longer than 4 GiB");
+        }
+        ref_text_ += *text;
+        for_each_word(*text, [&](std::string_view w) {
+          // Field by field: a braced temporary costs a store-forwarding stall here.
+          CachedWord& word = ref_words_.emplace_back();
+          word.hash = TokenIds::hash(w);
+          word.offset = static_cast<std::uint32_t>(w.data() - text->data());
+          word.length = static_cast<std::uint32_t>(w.size());
+        });
       }
       ref.words_end = ref_words_.size();
       refs_.push_back(ref);
@@ -152,17 +189,35 @@ void Chrf::segment_row(std::size_t segment, const std::string& hypothesis, Scrat
   const std::size_t first = segment_begin_[segment];
   const std::size_t count = segment_begin_[segment + 1] - first;
   s.char_refs.clear();
-  s.word_refs.clear();
   for (std::size_t r = first; r < first + count; ++r) {
     const CachedRef& ref = refs_[r];
     s.char_refs.push_back({ref_chars_.data() + ref.chars_begin, ref.chars_end - ref.chars_begin});
-    s.word_refs.push_back({ref_words_.data() + ref.words_begin, ref.words_end - ref.words_begin});
   }
   s.matcher.match({s.chars.data(), s.chars.size()}, s.char_refs, options_.char_order, s.char_matches);
+
   if (options_.word_order > 0) {
+    // Words become segment-local ids: the hypothesis's, then each reference's.
+    s.token_ids.clear();
     s.words.clear();
-    for_each_word(text, [&](std::string_view w) { s.words.push_back(words_.find(w)); });
-    s.matcher.match({s.words.data(), s.words.size()}, s.word_refs, options_.word_order, s.word_matches);
+    for_each_word(text, [&](std::string_view w) {
+      s.words.push_back(s.token_ids.id(w, TokenIds::hash(w)));
+    });
+    const std::size_t hyp_words = s.words.size();
+    for (std::size_t r = first; r < first + count; ++r) {
+      for (std::size_t k = refs_[r].words_begin; k < refs_[r].words_end; ++k) {
+        const CachedWord& w = ref_words_[k];
+        const char* data = ref_text_.data() + refs_[r].text_begin + w.offset;
+        s.words.push_back(s.token_ids.id(std::string_view(data, w.length), w.hash));
+      }
+    }
+    s.word_refs.clear();
+    std::size_t at = hyp_words;
+    for (std::size_t r = first; r < first + count; ++r) {
+      const std::size_t n = refs_[r].words_end - refs_[r].words_begin;
+      s.word_refs.push_back({s.words.data() + at, n});
+      at += n;
+    }
+    s.matcher.match({s.words.data(), hyp_words}, s.word_refs, options_.word_order, s.word_matches);
   }
 
   // sacreBLEU's triple per order: the hypothesis count is 0 when the reference has no
@@ -211,15 +266,17 @@ StatsMatrix Chrf::segment_stats(const std::vector<std::string>& hypotheses) cons
   return stats;
 }
 
-// Python float arithmetic, operation for operation: no fused multiply-add.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
+// Python float arithmetic, operation for operation: no fused multiply-add (which GCC
+// would emit with -march=native), so scores match sacreBLEU to the last bit.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=off")
 #endif
 
 double Chrf::f_score(const double* stats) const {
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
   const double eps = 1e-16;
   const double factor = static_cast<double>(options_.beta) * options_.beta;
   double score = 0.0;
@@ -254,15 +311,14 @@ double Chrf::f_score(const double* stats) const {
   return 100 * score;
 }
 
-#if defined(__clang__)
-#pragma clang fp contract(on)
-#elif defined(__GNUC__)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif
 
 Score Chrf::score_from_stats(const double* stats) const {
   Score score;
-  score.name = "chrF" + std::to_string(options_.beta) + std::string(static_cast<std::size_t>(options_.word_order), '+');
+  score.name = "chrF" + std::to_string(options_.beta) +
+               std::string(static_cast<std::size_t>(options_.word_order), '+');
   score.score = f_score(stats);
   return score;
 }

@@ -31,13 +31,14 @@ struct ChrfOptions {
 
 class Chrf : public Metric {
  public:
-  // Preprocesses and caches the references. Throws util::Error when the streams differ
-  // in length, a line is not valid UTF-8, a segment has no non-empty reference, or an
-  // order is negative (or both are 0 with eps smoothing, where sacreBLEU divides by 0).
+  // Preprocesses and caches the references (empty ones dropped per segment). Throws
+  // util::Error when the streams differ in length, a line is not valid UTF-8, a segment
+  // has no non-empty reference, or an order is negative or both orders are 0.
   Chrf(const ReferenceSet& references, ChrfOptions options);
 
   // Row: [hyp, ref, match] n-gram counts per order, character orders first, against the
-  // segment's best reference.
+  // segment's best reference; hyp is 0 when the reference has no n-gram of that order.
+  // Throws util::Error on a count mismatch or invalid UTF-8.
   StatsMatrix segment_stats(const std::vector<std::string>& hypotheses) const override;
   // Name "chrF<beta>" plus one '+' per word order.
   Score score_from_stats(const double* stats) const override;
@@ -50,10 +51,16 @@ class Chrf : public Metric {
   std::size_t num_segments() const { return segment_begin_.size() - 1; }
 
  private:
-  // One cached reference: its characters and word symbols.
+  // One cached reference: its characters and chrF++ words.
   struct CachedRef {
-    std::size_t chars_begin, chars_end;
-    std::size_t words_begin, words_end;
+    std::size_t chars_begin, chars_end;  // in ref_chars_
+    std::size_t words_begin, words_end;  // in ref_words_
+    std::size_t text_begin;              // in ref_text_
+  };
+  struct CachedWord {
+    std::uint64_t hash;    // TokenIds::hash
+    std::uint32_t offset;  // from the reference's text_begin
+    std::uint32_t length;
   };
   // Per-call buffers of segment_stats.
   struct Scratch;
@@ -66,10 +73,10 @@ class Chrf : public Metric {
   int orders_ = 0;
   int num_refs_ = 0;
   std::vector<std::uint32_t> ref_chars_;
-  std::vector<std::uint32_t> ref_words_;
+  std::string ref_text_;  // the preprocessed references, for their words
+  std::vector<CachedWord> ref_words_;
   std::vector<CachedRef> refs_;
   std::vector<std::size_t> segment_begin_;  // segment i has refs_[begin_[i] .. begin_[i+1])
-  TokenSymbols words_;                      // every reference word
 };
 
 }  // namespace rnnsearch::eval

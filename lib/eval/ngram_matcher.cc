@@ -153,7 +153,7 @@ void NgramMatcher::match(SymbolSpan hyp, const std::vector<SymbolSpan>& refs, in
   }
 }
 
-std::uint64_t TokenSymbols::hash_of(std::string_view token) {
+std::uint64_t TokenIds::hash(std::string_view token) {
   std::uint64_t h = 0x243F6A8885A308D3ull ^ token.size();
   const char* p = token.data();
   std::size_t left = token.size();
@@ -170,47 +170,39 @@ std::uint64_t TokenSymbols::hash_of(std::string_view token) {
   return h ^ (h >> 32);
 }
 
-std::size_t TokenSymbols::slot_of(std::string_view token, std::uint64_t hash) const {
+void TokenIds::clear() {
+  next_id_ = 0;
+  if (++stamp_ == 0) {
+    for (Slot& slot : slots_) slot.stamp = 0;
+    stamp_ = 1;
+  }
+}
+
+void TokenIds::grow() {
+  std::vector<Slot> old(slots_.empty() ? 64 : 2 * slots_.size(), Slot{0, nullptr, 0, 0, 0});
+  old.swap(slots_);
+  const std::size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.stamp != stamp_) continue;
+    std::size_t i = static_cast<std::size_t>(slot.hash) & mask;
+    while (slots_[i].stamp == stamp_) i = (i + 1) & mask;
+    slots_[i] = slot;
+  }
+}
+
+std::uint32_t TokenIds::id(std::string_view token, std::uint64_t hash) {
+  if (2 * (static_cast<std::size_t>(next_id_) + 1) > slots_.size()) grow();
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = static_cast<std::size_t>(hash) & mask;
   for (;;) {
-    const std::uint32_t held = slots_[i];
-    if (held == 0) return i;
-    const Entry& e = entries_[held - 1];
-    if (e.hash == hash && std::string_view(text_.data() + e.offset, e.length) == token) return i;
+    Slot& slot = slots_[i];
+    if (slot.stamp != stamp_) {
+      slot = Slot{hash, token.data(), static_cast<std::uint32_t>(token.size()), next_id_, stamp_};
+      return next_id_++;
+    }
+    if (slot.hash == hash && std::string_view(slot.data, slot.length) == token) return slot.id;
     i = (i + 1) & mask;
   }
-}
-
-void TokenSymbols::grow() {
-  std::vector<std::uint32_t> old;
-  old.swap(slots_);
-  slots_.assign(old.empty() ? 1024 : old.size() * 2, 0);
-  const std::size_t mask = slots_.size() - 1;
-  for (std::uint32_t held : old) {
-    if (held == 0) continue;
-    std::size_t i = static_cast<std::size_t>(entries_[held - 1].hash) & mask;
-    while (slots_[i] != 0) i = (i + 1) & mask;
-    slots_[i] = held;
-  }
-}
-
-std::uint32_t TokenSymbols::add(std::string_view token) {
-  if (2 * (entries_.size() + 1) > slots_.size()) grow();
-  const std::uint64_t hash = hash_of(token);
-  const std::size_t i = slot_of(token, hash);
-  if (slots_[i] != 0) return slots_[i] - 1;
-  const auto id = static_cast<std::uint32_t>(entries_.size());
-  entries_.push_back(Entry{hash, text_.size(), static_cast<std::uint32_t>(token.size())});
-  text_.append(token);
-  slots_[i] = id + 1;
-  return id;
-}
-
-std::uint32_t TokenSymbols::find(std::string_view token) const {
-  if (slots_.empty()) return kUnknown;
-  const std::size_t i = slot_of(token, hash_of(token));
-  return slots_[i] == 0 ? kUnknown : slots_[i] - 1;
 }
 
 }  // namespace rnnsearch::eval

@@ -4,10 +4,10 @@
 //   match_r(n) = sum over distinct n-grams g of min(count_hyp(g), count_ref_r(g)).
 // No strings are built: every position gets a per-segment id for the n-gram starting
 // there, id_n(p) = intern(id_{n-1}(p), symbol(p + n - 1)), so ids are exact (equal
-// ids <=> equal n-grams) and counting is indexing an array by id.
+// ids <=> equal n-grams) and counting is indexing an array by id. An n-gram whose
+// (n-1)-gram prefix or suffix occurs on one side only cannot match and is not interned.
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -59,32 +59,30 @@ class NgramMatcher {
   std::uint32_t stamp_ = 0;
 };
 
-// Maps tokens to dense symbols for NgramMatcher. Tokens added with add() get ids
-// 0, 1, ...; find() of a token never added returns kUnknown (those tokens can never
-// match a reference, so one shared symbol for them keeps match counts exact).
-class TokenSymbols {
+// Per-segment token ids for NgramMatcher's word n-grams: equal tokens get equal ids
+// (compared in full, the hash only finds them). The viewed text must outlive the segment.
+class TokenIds {
  public:
-  static constexpr std::uint32_t kUnknown = 0xFFFFFFFFu;
+  static std::uint64_t hash(std::string_view token);
 
-  std::uint32_t add(std::string_view token);
-  std::uint32_t find(std::string_view token) const;
-  std::size_t size() const { return entries_.size(); }
+  // Forgets every token: ids restart from 0.
+  void clear();
+  std::uint32_t id(std::string_view token, std::uint64_t hash);
 
  private:
-  struct Entry {
+  struct Slot {
     std::uint64_t hash;
-    std::size_t offset;  // into text_
+    const char* data;
     std::uint32_t length;
+    std::uint32_t id;
+    std::uint32_t stamp;  // the slot is in use only when stamp == stamp_
   };
 
-  static std::uint64_t hash_of(std::string_view token);
-  // Index of the slot holding `token` or of the empty slot where it belongs.
-  std::size_t slot_of(std::string_view token, std::uint64_t hash) const;
   void grow();
 
-  std::string text_;                 // all distinct tokens, back to back
-  std::vector<Entry> entries_;       // by id
-  std::vector<std::uint32_t> slots_;  // open addressing: id + 1, 0 = empty
+  std::vector<Slot> slots_;
+  std::uint32_t stamp_ = 1;
+  std::uint32_t next_id_ = 0;
 };
 
 }  // namespace rnnsearch::eval
