@@ -9,29 +9,14 @@
 
 #include "support/run_process.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 namespace rt = rnnsearch::testing;
 
 namespace {
 
-struct Files {
-  fs::path dir;
-  Files() {
-    dir = fs::temp_directory_path() / ("rnnsearch-bleu-cli-" + std::to_string(::getpid()) + "-" + std::to_string(n()++));
-    fs::create_directories(dir);
-  }
-  ~Files() { fs::remove_all(dir); }
-  static int& n() {
-    static int count = 0;
-    return count;
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const auto p = (dir / name).string();
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-};
+using Files = rt::TempDir;
 
 rt::ProcessResult bleu(std::vector<std::string> args, const std::string& stdin_data = "") {
   args.insert(args.begin(), rt::tool_path("nmt-bleu"));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "eval/chrf.h"
+#include "support/golden_cases.h"
 #include "support/shared_data.h"
 #include "text/unicode.h"
 #include "util/error.h"
@@ -18,6 +19,7 @@
 using namespace rnnsearch::eval;
 using rnnsearch::testing::require_shared;
 using rnnsearch::testing::shared_path;
+using namespace rnnsearch::testing;
 
 namespace {
 
@@ -44,89 +46,6 @@ std::string text_line(const Chrf& chrf, double score, int decimals) {
   line += "|nrefs:" + (nrefs == -1 ? std::string("var") : std::to_string(nrefs));
   for (const auto& [key, value] : chrf.signature_fields()) line += "|" + key + ":" + value;
   return line + "|version:2.6.0 = " + fixed(score, decimals);
-}
-
-// Python's line.rstrip() on every line of a UTF-8 file.
-std::vector<std::string> read_stripped_lines(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  BOOST_REQUIRE_MESSAGE(in, "cannot open " << path);
-  std::vector<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::u32string cps = rnnsearch::util::to_u32(line);
-    while (!cps.empty() && rnnsearch::text::is_white_space(cps.back())) cps.pop_back();
-    lines.push_back(rnnsearch::util::to_utf8(cps));
-  }
-  return lines;
-}
-
-std::vector<std::string> split(const std::string& s, char separator) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(s);
-  while (std::getline(in, part, separator)) parts.push_back(part);
-  if (!s.empty() && s.back() == separator) parts.emplace_back();
-  return parts;
-}
-
-// cases.tsv escaping: \\ \n \t \r.
-std::string unescape(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\' || i + 1 == s.size()) {
-      out += s[i];
-      continue;
-    }
-    const char c = s[++i];
-    out += c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
-  }
-  return out;
-}
-
-struct GoldenRow {
-  std::string case_id, hyp, options, stdout_text, stdout_file;
-  std::vector<std::string> refs;
-  int exit_code = 0;
-};
-
-std::vector<GoldenRow> chrf_rows() {
-  std::vector<GoldenRow> rows;
-  std::ifstream in(shared_path("golden/bleu/cases.tsv"));
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    const auto cols = split(line, '\t');
-    if (cols.size() < 7 || cols[3].find("chrf") == std::string::npos) continue;
-    GoldenRow row;
-    row.case_id = cols[0];
-    row.hyp = cols[1];
-    row.refs = split(cols[2], ',');
-    row.options = cols[3];
-    row.exit_code = std::stoi(cols[4]);
-    row.stdout_text = unescape(cols[5]);
-    row.stdout_file = cols[6];
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-// The value following `flag` among the whitespace-separated options, or `fallback`.
-int option_value(const std::string& options, const std::string& flag, int fallback) {
-  std::istringstream in(options);
-  std::string word;
-  while (in >> word) {
-    if (word == flag && in >> word) return std::stoi(word);
-  }
-  return fallback;
-}
-
-bool has_option(const std::string& options, const std::string& flag) {
-  std::istringstream in(options);
-  std::string word;
-  while (in >> word) {
-    if (word == flag) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -284,8 +203,9 @@ BOOST_AUTO_TEST_CASE(names_and_signature) {
 BOOST_AUTO_TEST_CASE(sacrebleu_goldens) {
   if (!require_shared(shared_path("golden/bleu/cases.tsv"))) return;
   int corpus_checked = 0, sentence_files = 0, sentence_lines = 0, errors_checked = 0;
-  for (const GoldenRow& row : chrf_rows()) {
+  for (const GoldenCase& row : read_golden_cases(shared_path("golden/bleu/cases.tsv"))) {
     const std::string& o = row.options;
+    if (o.find("chrf") == std::string::npos) continue;
     const bool sentence = has_option(o, "-sl");
     if (!sentence && has_option(o, "-f") && o.find("-f json") != std::string::npos) continue;
     ChrfOptions options;

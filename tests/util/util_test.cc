@@ -11,31 +11,13 @@
 #include "util/line_reader.h"
 #include "util/python_format.h"
 #include "util/utf8.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace rnnsearch::util;
+using rnnsearch::testing::TempDir;
 
 namespace {
-
-// A fresh directory under the system temp dir, removed with the fixture.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("rnnsearch-util-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(counter()++));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
-  std::string write(const std::string& name, const std::string& bytes) const {
-    const auto p = (path / name).string();
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
-};
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -126,7 +108,7 @@ BOOST_AUTO_TEST_CASE(commit_replaces_the_target_whole) {
     writer.commit();
   }
   BOOST_TEST(slurp(path) == "new\n");
-  BOOST_TEST(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
+  BOOST_TEST(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(abandoned_writer_leaves_the_old_file_and_no_temporary) {
@@ -139,7 +121,7 @@ BOOST_AUTO_TEST_CASE(abandoned_writer_leaves_the_old_file_and_no_temporary) {
   } catch (const std::runtime_error&) {
   }
   BOOST_TEST(slurp(path) == "old\n");
-  BOOST_TEST(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
+  BOOST_TEST(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
 }
 
 BOOST_AUTO_TEST_CASE(unwritable_directory_is_an_error_naming_the_file) {
