@@ -6,27 +6,29 @@
 #include "eval/reference_lines.h"
 #include "eval/segment_vocabulary.h"
 #include "eval/ter_alignment.h"
+#include "text/whitespace.h"
 #include "util/error.h"
 
 namespace rnnsearch::eval {
 namespace {
 
-// sacreBLEU preprocesses tokenizer(segment.rstrip()); the tokenizer's final split
-// at Unicode whitespace already drops trailing whitespace, so rstrip changes nothing.
+// sacreBLEU's TER._preprocess_segment: tokenizer(segment.rstrip()). The rstrip
+// matters with normalization: "it's\t" becomes "it 's", while the tokenizer alone
+// keeps "it's" (the tab stops the possessive rule, which wants "'s ").
 std::string preprocess(const std::string& segment, const TerOptions& options) {
-  return tercom_normalize(segment, options);
+  return tercom_normalize(text::rstrip(segment), options);
 }
 
 const char* yes_no(bool value) { return value ? "yes" : "no"; }
 
 // Calls f(word) for each word of preprocessed text (words are separated by one space).
 template <typename F>
-void for_each_word(std::string_view text, F&& f) {
+void for_each_word(std::string_view joined, F&& f) {
   std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find(' ', start);
-    if (end == std::string_view::npos) end = text.size();
-    f(text.substr(start, end - start));
+  while (start < joined.size()) {
+    std::size_t end = joined.find(' ', start);
+    if (end == std::string_view::npos) end = joined.size();
+    f(joined.substr(start, end - start));
     start = end + 1;
   }
 }

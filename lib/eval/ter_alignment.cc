@@ -81,21 +81,16 @@ void TerAligner::fill_rows(int from) {
       // Ties prefer match/substitution, then deletion, then insertion: Tercom's order
       // with insertion and deletion swapped, as the trace is read from the reference side.
       const bool match = word == ref_[j - 1];
-      std::int32_t best = prev[j - 1] + (match ? 0 : 1);
-      char op = match ? kMatch : kSubstitute;
-      if (best > prev[j] + 1) {
-        best = prev[j] + 1;
-        op = kDelete;
-      }
-      if (best > row[j - 1] + 1) {
-        best = row[j - 1] + 1;
-        op = kInsert;
-      }
-      if (best >= kInfinity) {
-        best = kInfinity;
-        op = kUndefined;
-      }
-      row[j] = best;
+      std::int32_t best = prev[j - 1] + !match;
+      Op op = match ? kMatch : kSubstitute;
+      const std::int32_t del = prev[j] + 1;
+      op = del < best ? kDelete : op;
+      best = std::min(best, del);
+      const std::int32_t ins = row[j - 1] + 1;
+      op = ins < best ? kInsert : op;
+      best = std::min(best, ins);
+      op = best >= kInfinity ? kUndefined : op;  // no finite neighbour: outside the beam
+      row[j] = std::min(best, kInfinity);
       ops[j] = op;
     }
   }
@@ -200,13 +195,13 @@ bool TerAligner::best_shift(int pre_score, int& checked, Shift& best) {
   for (int start_h = 0; start_h < n_; ++start_h) {
     // Shift only a block with an error on both sides (skipping the starts where no
     // block can have one changes nothing: such blocks are never candidates).
-    const int hyp_error = next_hyp_err_[start_h];
-    if (hyp_error >= start_h + kMaxShiftSize) continue;
+    const int hyp_error = next_hyp_err_[start_h];  // n_: none
+    if (hyp_error == n_ || hyp_error >= start_h + kMaxShiftSize) continue;
     const int first_r = std::max(0, start_h - kMaxShiftDist);
     const int last_r = std::min(m_ - 1, start_h + kMaxShiftDist);
     for (int start_r = first_r; start_r <= last_r; ++start_r) {
-      const int ref_error = next_ref_err_[start_r];
-      if (ref_error >= start_r + kMaxShiftSize) continue;
+      const int ref_error = next_ref_err_[start_r];  // m_: none
+      if (ref_error == m_ || ref_error >= start_r + kMaxShiftSize) continue;
       // Every common run words_[start_h..] = ref[start_r..] of length 1..10 is a block.
       int length = 0;
       while (length < kMaxShiftSize && words_[start_h + length] == ref_[start_r + length]) {

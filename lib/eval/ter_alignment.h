@@ -4,9 +4,10 @@
 //   edits = shifts + d(shifted hypothesis, reference),
 // d a word-level Levenshtein distance (insert, delete, substitute: cost 1) limited to
 // a beam around the length-scaled diagonal. Shifts are greedy: each round moves the
-// block of up to 10 words (at most 50 positions away) whose move lowers d the most
-// (ties: longer block, earlier block, earlier target), until no move helps or 1000
-// candidate moves have been tried in total (the round that reaches 1000 is dropped).
+// block of up to 10 words (matching reference words that start at most 50 positions
+// away) whose move lowers d the most (ties: longer block, earlier block, earlier
+// target), until no move helps or 1000 candidate moves have been tried in total (the
+// round that reaches 1000 is dropped).
 #include <cstdint>
 #include <vector>
 

@@ -1,11 +1,12 @@
 #include "eval/ter_normalizer.h"
 
 #include "text/unicode.h"
+#include "text/whitespace.h"
 #include "util/utf8.h"
 
-// Each step below is one re.sub of sacreBLEU's tokenizer_ter.py, applied in the same
-// order; a pattern with one capture and no context becomes a character test, a
-// literal pattern a non-overlapping left-to-right replacement.
+// The steps below follow the re.sub calls of sacreBLEU's tokenizer_ter.py in order: a
+// pattern without context becomes a character test, a literal pattern a
+// non-overlapping left-to-right replacement; where passes merge, the comment says why.
 
 namespace rnnsearch::eval {
 namespace {
@@ -193,69 +194,58 @@ std::string remove_punct(const std::string& s, bool asian) {
   return out;
 }
 
-// Byte classes for splitting at Python's whitespace: ASCII non-space, ASCII space
-// (\t \n \v \f \r, the separators 0x1C-0x1F, space), the start or middle of a
-// multi-byte character.
-enum ByteClass : unsigned char { kWordByte, kSpaceByte, kMultiByte };
-
-struct ByteClasses {
-  ByteClass of[256];
-  ByteClasses() {
-    for (int c = 0; c < 256; ++c) {
-      of[c] = c >= 0x80 ? kMultiByte : ((c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20)) ? kSpaceByte : kWordByte;
+// Per ASCII byte: Python's whitespace (\t \n \v \f \r, the separators 0x1C-0x1F,
+// space), and the byte lowercased.
+struct AsciiTables {
+  unsigned char space[128];  // 1 or 0
+  char same[128];
+  char lower[128];
+  AsciiTables() {
+    for (int c = 0; c < 128; ++c) {
+      space[c] = (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
+      same[c] = static_cast<char>(c);
+      lower[c] = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     }
   }
 };
-const ByteClasses kByteClasses;
-
-// Length of the whitespace character at s[i], or 0 when s[i] starts a word character.
-std::size_t space_length(std::string_view s, std::size_t i) {
-  switch (kByteClasses.of[static_cast<unsigned char>(s[i])]) {
-    case kWordByte:
-      return 0;
-    case kSpaceByte:
-      return 1;
-    default: {
-      std::size_t next = i;
-      return text::is_white_space(util::next_code_point(s, next)) ? next - i : 0;
-    }
-  }
-}
+const AsciiTables kAscii;
 
 // ' '.join(s.split()): Python's split() cuts at runs of Unicode whitespace. With
-// `lower_ascii`, also lowercases (for ASCII-only text).
+// `lower_ascii`, also lowercases ASCII letters.
 std::string join_words(std::string_view s, bool lower_ascii) {
-  std::string out;
-  out.reserve(s.size());
+  std::string out(s.size(), '\0');  // whitespace runs only shrink
+  const char* const map = lower_ascii ? kAscii.lower : kAscii.same;
+  char* const begin = out.data();
+  char* o = begin;
+  unsigned gap = 1;  // at the start or after whitespace: more whitespace writes nothing
   std::size_t i = 0;
   while (i < s.size()) {
-    const std::size_t space = space_length(s, i);
-    if (space > 0) {
-      i += space;
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      const std::size_t space = text::white_space_length(s, i);
+      if (space > 0) {
+        if (!gap) *o++ = ' ';
+        gap = 1;
+        i += space;
+      } else {
+        const std::size_t length = util::sequence_length(c);
+        for (std::size_t k = 0; k < length; ++k) *o++ = s[i + k];
+        gap = 0;
+        i += length;
+      }
       continue;
     }
-    // A word: up to the next whitespace character.
-    std::size_t end = i;
-    while (end < s.size()) {
-      const ByteClass c = kByteClasses.of[static_cast<unsigned char>(s[end])];
-      if (c == kWordByte) {
-        ++end;
-      } else if (c == kSpaceByte || space_length(s, end) > 0) {
-        break;
-      } else {
-        end += util::sequence_length(static_cast<unsigned char>(s[end]));
-      }
-    }
-    if (!out.empty()) out.push_back(' ');
-    const std::size_t start = out.size();
-    out.append(s, i, end - i);
-    if (lower_ascii) {
-      for (std::size_t k = start; k < out.size(); ++k) {
-        if (out[k] >= 'A' && out[k] <= 'Z') out[k] = static_cast<char>(out[k] - 'A' + 'a');
-      }
-    }
-    i = end;
+    // Branch-free (a branch per word boundary mispredicts): write the byte, or ' '
+    // for whitespace, and keep it unless it is whitespace after whitespace.
+    const unsigned space = kAscii.space[c];
+    const unsigned char byte = static_cast<unsigned char>(map[c]);
+    *o = static_cast<char>(byte ^ ((byte ^ ' ') & (0u - space)));
+    o += 1 - (space & gap);
+    gap = space;
+    ++i;
   }
+  if (o != begin && o[-1] == ' ') --o;
+  out.resize(static_cast<std::size_t>(o - begin));
   return out;
 }
 
@@ -272,19 +262,19 @@ std::string tercom_normalize(std::string_view sentence, const TerOptions& option
   if (sentence.empty()) return std::string();
   // Lowercasing first (Python's str.lower(); for ASCII text done while joining).
   std::string lowered;
-  std::string_view text = sentence;
+  std::string_view cased = sentence;
   bool fold_ascii = false;
   if (!options.case_sensitive) {
     if (is_ascii(sentence)) {
       fold_ascii = true;
     } else {
       lowered = text::lowercase(sentence);
-      text = lowered;
+      cased = lowered;
     }
   }
-  if (!options.normalized && !options.no_punct) return join_words(text, fold_ascii);
+  if (!options.normalized && !options.no_punct) return join_words(cased, fold_ascii);
 
-  std::string s(text);
+  std::string s(cased);
   if (fold_ascii) {
     for (char& c : s) {
       if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
