@@ -81,22 +81,15 @@ std::string Bleu::preprocess(const std::string& segment) const {
   return tokenizer_->tokenize(text::rstrip(segment));
 }
 
-StatsMatrix Bleu::segment_stats(const std::vector<std::string>& hypotheses) const {
-  if (hypotheses.size() != references_.size()) {
-    throw util::Error("BLEU: " + std::to_string(hypotheses.size()) + " hypotheses for " +
-                      std::to_string(references_.size()) + " reference segments");
-  }
+void Bleu::compute_rows(const std::vector<std::string>& hypotheses, std::size_t begin, std::size_t end,
+                        StatsMatrix& stats) const {
   const int order = options_.max_ngram_order;
-  StatsMatrix stats;
-  stats.width = width();
-  stats.values.assign(hypotheses.size() * stats.width, 0.0);
-
   NgramCounter counter(order);
   std::vector<std::string_view> tokens;
   std::vector<std::string_view> hyp_tokens;
   std::string hyp_buffer, lowered;
   std::vector<long> ref_lens;
-  for (std::size_t i = 0; i < hypotheses.size(); ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     std::string_view hyp = hypotheses[i];
     if (options_.lowercase) {
       lowered = text::lowercase(hyp);
@@ -116,7 +109,6 @@ StatsMatrix Bleu::segment_stats(const std::vector<std::string>& hypotheses) cons
     row[1] = static_cast<double>(closest_reference_length(hyp_len, ref_lens));
     counter.match_hypothesis(hyp_tokens, row + 2, row + 2 + order);
   }
-  return stats;
 }
 
 Score Bleu::score_from_stats(const double* stats) const {

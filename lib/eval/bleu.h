@@ -33,13 +33,16 @@ class Bleu : public Metric {
   Bleu(const ReferenceSet& references, BleuOptions options);
 
   // Row: [hyp_len, ref_len, correct_1..N, total_1..N].
-  StatsMatrix segment_stats(const std::vector<std::string>& hypotheses) const override;
+  std::size_t width() const override { return 2 + 2 * static_cast<std::size_t>(options_.max_ngram_order); }
+  std::size_t num_segments() const override { return references_.size(); }
   Score score_from_stats(const double* stats) const override;
   SignatureFields signature_fields() const override;
   std::vector<std::pair<std::string, std::string>> short_names() const override;
   int num_refs() const override { return num_refs_; }
 
-  std::size_t width() const { return 2 + 2 * static_cast<std::size_t>(options_.max_ngram_order); }
+ protected:
+  void compute_rows(const std::vector<std::string>& hypotheses, std::size_t begin, std::size_t end,
+                    StatsMatrix& stats) const override;
 
  private:
   std::string preprocess(const std::string& segment) const;

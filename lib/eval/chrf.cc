@@ -250,20 +250,13 @@ void Chrf::segment_row(std::size_t segment, const std::string& hypothesis, Scrat
   }
 }
 
-StatsMatrix Chrf::segment_stats(const std::vector<std::string>& hypotheses) const {
-  if (hypotheses.size() != num_segments()) {
-    throw util::Error("chrF: " + std::to_string(hypotheses.size()) + " hypotheses for " +
-                      std::to_string(num_segments()) + " reference segments");
-  }
-  StatsMatrix stats;
-  stats.width = width();
-  stats.values.assign(hypotheses.size() * stats.width, 0.0);
+void Chrf::compute_rows(const std::vector<std::string>& hypotheses, std::size_t begin, std::size_t end,
+                        StatsMatrix& stats) const {
   Scratch scratch;
-  for (std::size_t i = 0; i < hypotheses.size(); ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     check_utf8(hypotheses[i], "hypothesis line", i);
     segment_row(i, hypotheses[i], scratch, stats.row(i));
   }
-  return stats;
 }
 
 // Python float arithmetic, operation for operation: no fused multiply-add (which GCC

@@ -39,7 +39,6 @@ class Chrf : public Metric {
   // Row: [hyp, ref, match] n-gram counts per order, character orders first, against the
   // segment's best reference; hyp is 0 when the reference has no n-gram of that order.
   // Throws util::Error on a count mismatch or invalid UTF-8.
-  StatsMatrix segment_stats(const std::vector<std::string>& hypotheses) const override;
   // Name "chrF<beta>" plus one '+' per word order.
   Score score_from_stats(const double* stats) const override;
   // case, eff, nc, nw, space.
@@ -47,8 +46,12 @@ class Chrf : public Metric {
   std::vector<std::pair<std::string, std::string>> short_names() const override;
   int num_refs() const override { return num_refs_; }
 
-  std::size_t width() const { return 3 * static_cast<std::size_t>(orders_); }
-  std::size_t num_segments() const { return segment_begin_.size() - 1; }
+  std::size_t width() const override { return 3 * static_cast<std::size_t>(orders_); }
+  std::size_t num_segments() const override { return segment_begin_.size() - 1; }
+
+ protected:
+  void compute_rows(const std::vector<std::string>& hypotheses, std::size_t begin, std::size_t end,
+                    StatsMatrix& stats) const override;
 
  private:
   // One cached reference: its characters and chrF++ words.

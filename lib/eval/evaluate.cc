@@ -53,7 +53,7 @@ std::vector<StatsMatrix> all_segment_stats(const Metric& metric, const std::vect
                                            int threads) {
   std::vector<StatsMatrix> stats(systems.size());
   if (threads <= 1 || systems.size() == 1) {
-    for (std::size_t s = 0; s < systems.size(); ++s) stats[s] = metric.segment_stats(systems[s].lines);
+    for (std::size_t s = 0; s < systems.size(); ++s) stats[s] = metric.segment_stats(systems[s].lines, threads);
     return stats;
   }
   std::vector<std::future<StatsMatrix>> jobs;
@@ -71,7 +71,7 @@ std::string sentence_level(const EvalConfig& config, const EvalInputs& inputs) {
     throw util::UsageError("statistical tests are unavailable with --sentence-level");
   }
   const auto metric = make_metric(config.metrics.front(), config, inputs.references, true);
-  const StatsMatrix stats = metric->segment_stats(inputs.systems.front().lines);
+  const StatsMatrix stats = metric->segment_stats(inputs.systems.front().lines, config.threads);
   const std::string signature = format_signature(*metric, {}, config.short_signature);
   std::string out;
   for (std::size_t i = 0; i < stats.rows(); ++i) {
@@ -86,7 +86,7 @@ std::string single_system(const EvalConfig& config, const EvalInputs& inputs) {
   std::vector<std::string> results;
   for (const auto& name : sorted_metric_names(config.metrics)) {
     const auto metric = make_metric(name, config, inputs.references, false);
-    const StatsMatrix stats = metric->segment_stats(inputs.systems.front().lines);
+    const StatsMatrix stats = metric->segment_stats(inputs.systems.front().lines, config.threads);
     const std::vector<double> sums = stats.column_sums();
     Score score = metric->score_from_stats(sums.data());
     SignatureGlobals globals;

@@ -44,8 +44,14 @@ class Metric {
   virtual ~Metric() = default;
 
   // Per-segment statistics of hypotheses against the references given to the
-  // constructor. hypotheses.size() must equal the number of segments.
-  virtual StatsMatrix segment_stats(const std::vector<std::string>& hypotheses) const = 0;
+  // constructor, on `threads` threads over contiguous blocks of segments (the result
+  // does not depend on the thread count). Throws util::Error unless there is one
+  // hypothesis per reference segment.
+  StatsMatrix segment_stats(const std::vector<std::string>& hypotheses, int threads = 1) const;
+
+  // Statistics per segment, and the number of segments the references hold.
+  virtual std::size_t width() const = 0;
+  virtual std::size_t num_segments() const = 0;
 
   // The score from statistics summed over any subset of segments (one row gives the
   // sentence-level score). `stats` has width() values.
@@ -62,6 +68,12 @@ class Metric {
 
   // True when a higher score is better (false for TER); used by significance tests.
   virtual bool higher_is_better() const { return true; }
+
+ protected:
+  // Fills rows [begin, end) of `out`, already sized [hypotheses.size() x width()].
+  // Called concurrently for disjoint ranges, so it may only write those rows.
+  virtual void compute_rows(const std::vector<std::string>& hypotheses, std::size_t begin, std::size_t end,
+                            StatsMatrix& out) const = 0;
 };
 
 }  // namespace rnnsearch::eval

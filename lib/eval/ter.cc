@@ -50,21 +50,14 @@ Ter::Ter(const ReferenceSet& references, TerOptions options) : options_(options)
   }
 }
 
-StatsMatrix Ter::segment_stats(const std::vector<std::string>& hypotheses) const {
-  const std::size_t segments = segment_begin_.size() - 1;
-  if (hypotheses.size() != segments) {
-    throw util::Error("TER: " + std::to_string(hypotheses.size()) + " hypotheses for " +
-                      std::to_string(segments) + " reference segments");
-  }
-  StatsMatrix stats;
-  stats.width = kWidth;
-  stats.values.resize(segments * kWidth);
+void Ter::compute_rows(const std::vector<std::string>& hypotheses, std::size_t begin, std::size_t end,
+                       StatsMatrix& stats) const {
   TerAligner aligner;
   SegmentVocabulary vocabulary;
   std::vector<std::uint32_t> hyp;
   std::vector<std::vector<std::uint32_t>> refs;
   const std::string_view all_refs(ref_text_);
-  for (std::size_t i = 0; i < segments; ++i) {
+  for (std::size_t i = begin; i < end; ++i) {
     const std::size_t first = segment_begin_[i];
     const std::size_t count = segment_begin_[i + 1] - first;
     const std::string hyp_text = preprocess(hypotheses[i], options_);
@@ -92,7 +85,6 @@ StatsMatrix Ter::segment_stats(const std::vector<std::string>& hypotheses) const
     row[0] = static_cast<double>(best_edits);
     row[1] = static_cast<double>(ref_lengths) / static_cast<double>(count);
   }
-  return stats;
 }
 
 Score Ter::score_from_stats(const double* stats) const {

@@ -21,7 +21,8 @@ class Ter : public Metric {
   Ter(const ReferenceSet& references, TerOptions options);
 
   // Row: [num_edits (best over the references), mean reference length in words].
-  StatsMatrix segment_stats(const std::vector<std::string>& hypotheses) const override;
+  std::size_t width() const override { return kWidth; }
+  std::size_t num_segments() const override { return segment_begin_.size() - 1; }
   Score score_from_stats(const double* stats) const override;
   // {case: lc|mixed, tok: tercom, norm, punct, asian: yes|no}.
   SignatureFields signature_fields() const override;
@@ -30,6 +31,10 @@ class Ter : public Metric {
   bool higher_is_better() const override { return false; }
 
   static constexpr std::size_t kWidth = 2;
+
+ protected:
+  void compute_rows(const std::vector<std::string>& hypotheses, std::size_t begin, std::size_t end,
+                    StatsMatrix& stats) const override;
 
  private:
   TerOptions options_;

@@ -33,8 +33,8 @@ bool require_shared(const std::string& path) {
   return false;
 }
 
-std::string bin_dir() { return env_or("NMT_BIN_DIR", "build/bin"); }
+std::string bin_dir() { return env_or("NMT_BIN_DIR", RNNSEARCH_BIN_DIR); }
 
-std::string source_dir() { return env_or("NMT_SOURCE_DIR", "."); }
+std::string source_dir() { return env_or("NMT_SOURCE_DIR", RNNSEARCH_SOURCE_DIR); }
 
 }  // namespace rnnsearch::testing
