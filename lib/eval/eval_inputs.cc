@@ -70,6 +70,8 @@ std::vector<SystemOutput> read_systems_from_stdin() {
   return systems;
 }
 
+std::string count_lines(std::size_t n) { return std::to_string(n) + (n == 1 ? " line" : " lines"); }
+
 }  // namespace
 
 EvalInputs read_eval_inputs(const EvalConfig& config) {
@@ -104,9 +106,8 @@ EvalInputs read_eval_inputs(const EvalConfig& config) {
       if (ref.size() != system.lines.size()) {
         const std::string ref_name =
             config.num_refs == 1 ? config.references[r] : config.references.front();
-        throw util::Error(name, "has " + std::to_string(system.lines.size()) + " lines, but reference " +
-                                    ref_name + " has " + std::to_string(ref.size()) +
-                                    " (every line needs its reference)");
+        throw util::Error(name, count_lines(system.lines.size()) + ", but the reference " + ref_name + " has " +
+                                    count_lines(ref.size()) + "; every line needs its reference");
       }
     }
   }

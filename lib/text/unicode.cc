@@ -5,6 +5,8 @@
 #include <unicode/unistr.h>
 #include <unicode/ustring.h>
 
+#include "util/utf8.h"
+
 namespace rnnsearch::text {
 namespace {
 
@@ -15,25 +17,29 @@ bool has_category(char32_t cp, uint32_t mask) {
 }  // namespace
 
 std::string lowercase(std::string_view utf8) {
-  bool ascii = true;
-  for (unsigned char c : utf8) {
-    if (c >= 0x80) {
-      ascii = false;
-      break;
-    }
+  std::string out(utf8);
+  std::size_t i = 0;
+  for (; i < out.size() && static_cast<unsigned char>(out[i]) < 0x80; ++i) {
+    if (out[i] >= 'A' && out[i] <= 'Z') out[i] = static_cast<char>(out[i] - 'A' + 'a');
   }
-  if (ascii) {
-    std::string out(utf8);
-    for (char& c : out) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  if (i == out.size()) return out;
+
+  // Full lowercasing equals per-code-point simple lowercasing except for U+0130 (one
+  // code point becomes two) and U+03A3 (final sigma depends on context): only strings
+  // holding one of those take ICU's string-level path.
+  out.resize(i);
+  for (std::size_t j = i; j < utf8.size();) {
+    const char32_t cp = util::next_code_point(utf8, j);
+    if (cp == 0x130 || cp == 0x3A3) {
+      icu::UnicodeString u = icu::UnicodeString::fromUTF8(
+          icu::StringPiece(utf8.data(), static_cast<int32_t>(utf8.size())));
+      u.toLower(icu::Locale::getRoot());
+      std::string full;
+      u.toUTF8String(full);
+      return full;
     }
-    return out;
+    util::append_utf8(out, static_cast<char32_t>(u_tolower(static_cast<UChar32>(cp))));
   }
-  icu::UnicodeString u = icu::UnicodeString::fromUTF8(
-      icu::StringPiece(utf8.data(), static_cast<int32_t>(utf8.size())));
-  u.toLower(icu::Locale::getRoot());
-  std::string out;
-  u.toUTF8String(out);
   return out;
 }
 

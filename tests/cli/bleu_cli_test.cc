@@ -60,8 +60,8 @@ BOOST_AUTO_TEST_CASE(line_count_mismatch_is_an_error_naming_both_files) {
   const auto r = bleu({ref, "-i", hyp});
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(r.out.empty());
-  BOOST_TEST(r.err == "nmt-bleu: " + hyp + ": has 1 lines, but reference " + ref +
-                          " has 5 (every line needs its reference)\n");
+  BOOST_TEST(r.err == "nmt-bleu: " + hyp + ": 1 line, but the reference " + ref +
+                          " has 5 lines; every line needs its reference\n");
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_names_file_and_line) {

@@ -41,3 +41,12 @@ BOOST_AUTO_TEST_CASE(lowercase_is_full_unicode) {
   BOOST_TEST(lowercase("\xCE\x9F\xCE\x94\xCE\x9F\xCE\xA3") == "\xCE\xBF\xCE\xB4\xCE\xBF\xCF\x82");  // final sigma
   BOOST_TEST(lowercase("\xC4\xB0") == "i\xCC\x87");                        // İ -> i + combining dot
 }
+
+BOOST_AUTO_TEST_CASE(lowercase_fast_path_agrees_with_full_case_mapping) {
+  BOOST_TEST(lowercase("\xC3\x89T\xC3\x89 \xC5\xB8") == "\xC3\xA9t\xC3\xA9 \xC3\xBF");  // ÉTÉ Ÿ
+  BOOST_TEST(lowercase("\xD0\x9C\xD0\x9E\xD0\xA1\xD0\x9A\xD0\x92\xD0\x90") ==
+             "\xD0\xBC\xD0\xBE\xD1\x81\xD0\xBA\xD0\xB2\xD0\xB0");                         // МОСКВА
+  BOOST_TEST(lowercase("\xCE\xA3\xCE\x91\xCE\xA3") == "\xCF\x83\xCE\xB1\xCF\x82");        // ΣΑΣ -> σας
+  BOOST_TEST(lowercase("\xEF\xBC\xA1") == "\xEF\xBD\x81");                                 // fullwidth A
+  BOOST_TEST(lowercase("\xF0\x90\x90\x80") == "\xF0\x90\x90\xA8");                         // Deseret
+}
