@@ -54,6 +54,10 @@ void AtomicFileWriter::write_line(std::string_view line) {
   if (std::fputc('\n', file_) == EOF) throw Error(path_, "write failed: " + errno_text());
 }
 
+void AtomicFileWriter::flush() {
+  if (std::fflush(file_) != 0) throw Error(to_stdout_ ? "<stdout>" : path_, "write failed: " + errno_text());
+}
+
 void AtomicFileWriter::commit() {
   if (committed_) return;
   if (to_stdout_) {

@@ -19,6 +19,8 @@ class AtomicFileWriter {
 
   void write(std::string_view data);
   void write_line(std::string_view line);  // data + "\n"
+  // Pushes buffered data to the file (for stdout: to the reader at once).
+  void flush();
   // Makes the output visible under its final name. Throws util::Error on failure.
   void commit();
 

@@ -13,7 +13,7 @@ constexpr std::size_t kBufferSize = 1 << 16;
 
 }  // namespace
 
-LineReader::LineReader(const std::string& path) : buffer_(kBufferSize) {
+LineReader::LineReader(const std::string& path, InvalidUtf8 policy) : policy_(policy), buffer_(kBufferSize) {
   if (path == "-") {
     name_ = "<stdin>";
     file_ = stdin;
@@ -72,7 +72,11 @@ bool LineReader::next(std::string& line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
   const std::size_t bad = find_invalid_utf8(line);
   if (bad != std::string::npos) {
-    throw Error(name_, line_number_, "invalid UTF-8 at byte " + std::to_string(bad + 1));
+    if (policy_ == InvalidUtf8::kReplace) {
+      line = replace_invalid_utf8(line);
+    } else {
+      throw Error(name_, line_number_, "invalid UTF-8 at byte " + std::to_string(bad + 1));
+    }
   }
   return true;
 }

@@ -9,10 +9,16 @@
 
 namespace rnnsearch::util {
 
+// What to do with bytes that are not UTF-8.
+enum class InvalidUtf8 {
+  kError,    // util::Error naming the line and byte
+  kReplace,  // each maximal invalid subsequence becomes U+FFFD (as Python's "replace")
+};
+
 class LineReader {
  public:
   // Opens `path`; "-" means standard input. Throws util::Error when it cannot.
-  explicit LineReader(const std::string& path);
+  explicit LineReader(const std::string& path, InvalidUtf8 policy = InvalidUtf8::kError);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -29,6 +35,7 @@ class LineReader {
   bool fill();
 
   std::string name_;
+  InvalidUtf8 policy_;
   std::FILE* file_ = nullptr;
   bool owns_file_ = false;
   std::vector<char> buffer_;

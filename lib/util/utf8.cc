@@ -33,6 +33,45 @@ std::size_t find_invalid_utf8(std::string_view s) {
   return std::string_view::npos;
 }
 
+std::string replace_invalid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  while (!s.empty()) {
+    const std::size_t bad = find_invalid_utf8(s);
+    if (bad == std::string_view::npos) {
+      out += s;
+      break;
+    }
+    out += s.substr(0, bad);
+    // The maximal subpart: the lead byte plus the continuation bytes that could still
+    // have completed a valid sequence (Unicode 3.9, "U+FFFD substitution").
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + bad;
+    const std::size_t left = s.size() - bad;
+    std::size_t skip = 1;
+    const unsigned char c = p[0];
+    unsigned char low = 0x80, high = 0xBF;
+    std::size_t need = 0;
+    if (c >= 0xC2 && c <= 0xDF) need = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      need = 2;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      need = 3;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    }
+    for (std::size_t k = 1; k <= need && k < left; ++k) {
+      const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
+      if (p[k] < lo || p[k] > hi) break;
+      skip = k + 1;
+    }
+    out += "\xEF\xBF\xBD";
+    s.remove_prefix(bad + skip);
+  }
+  return out;
+}
+
 void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);

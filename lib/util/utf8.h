@@ -11,6 +11,10 @@ namespace rnnsearch::util {
 // std::string_view::npos when `s` is valid.
 std::size_t find_invalid_utf8(std::string_view s);
 
+// `s` with every maximal invalid subsequence replaced by U+FFFD, as Python's
+// bytes.decode("utf-8", "replace") does.
+std::string replace_invalid_utf8(std::string_view s);
+
 // Decodes the code point starting at s[i] and advances i past it. `s` must be valid.
 inline char32_t next_code_point(std::string_view s, std::size_t& i) {
   const unsigned char c = static_cast<unsigned char>(s[i]);

@@ -1,0 +1,84 @@
+#include "util/line_pipeline.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/line_reader.h"
+
+namespace rnnsearch::util {
+namespace {
+
+bool is_terminal(const std::string& path, int fd) { return path == "-" && ::isatty(fd); }
+
+// Runs transform over lines[begin, end) into results, turning exceptions into errors
+// that name the input and the line.
+void transform_range(const std::function<std::string(std::string_view)>& transform,
+                     const std::vector<std::string>& lines, std::vector<std::string>& results, std::size_t begin,
+                     std::size_t end, std::size_t first_line_number, const std::string& input_name,
+                     std::exception_ptr& failure) {
+  for (std::size_t i = begin; i < end; ++i) {
+    try {
+      results[i] = transform(lines[i]);
+    } catch (const Error& e) {
+      failure = e.line() ? std::current_exception()
+                         : std::make_exception_ptr(Error(input_name, first_line_number + i, e.detail()));
+      return;
+    } catch (const std::exception& e) {
+      failure = std::make_exception_ptr(Error(input_name, first_line_number + i, e.what()));
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t map_lines(const std::string& input, const std::string& output, const LinePipelineOptions& options,
+                      const std::function<std::string(std::string_view)>& transform) {
+  LineReader reader(input, options.replace_invalid ? InvalidUtf8::kReplace : InvalidUtf8::kError);
+  AtomicFileWriter writer(output);
+  const bool interactive = is_terminal(input, STDIN_FILENO) || is_terminal(output, STDOUT_FILENO);
+  const int threads = interactive ? 1 : std::max(1, options.threads);
+  const std::size_t batch = interactive ? 1 : options.batch_lines * static_cast<std::size_t>(threads);
+
+  std::vector<std::string> lines, results;
+  std::size_t total = 0;
+  std::string line;
+  for (;;) {
+    lines.clear();
+    while (lines.size() < batch && reader.next(line)) lines.push_back(line);
+    if (lines.empty()) break;
+    results.assign(lines.size(), std::string());
+    const std::size_t first = total + 1;
+    const std::size_t workers = std::min<std::size_t>(threads, lines.size());
+    std::vector<std::exception_ptr> failures(workers);
+    if (workers == 1) {
+      transform_range(transform, lines, results, 0, lines.size(), first, reader.name(), failures[0]);
+    } else {
+      std::vector<std::thread> pool;
+      for (std::size_t w = 0; w < workers; ++w) {
+        pool.emplace_back([&, w] {
+          transform_range(transform, lines, results, lines.size() * w / workers, lines.size() * (w + 1) / workers,
+                          first, reader.name(), failures[w]);
+        });
+      }
+      for (auto& t : pool) t.join();
+    }
+    for (const auto& failure : failures) {
+      if (failure) std::rethrow_exception(failure);
+    }
+    for (const auto& r : results) writer.write_line(r);
+    if (interactive) writer.flush();
+    total += lines.size();
+  }
+  writer.commit();
+  return total;
+}
+
+}  // namespace rnnsearch::util

@@ -1,0 +1,26 @@
+#pragma once
+// The loop every line-to-line tool runs: read lines, transform each, write exactly one
+// output line per input line, in order. Several threads transform batches of lines;
+// when either end is a terminal, lines are handled and flushed one at a time so an
+// interactive user (or a pipe waiting on each answer) sees every result at once.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace rnnsearch::util {
+
+struct LinePipelineOptions {
+  int threads = 1;
+  bool replace_invalid = false;   // U+FFFD for invalid UTF-8 instead of an error
+  std::size_t batch_lines = 4096;  // lines per thread per batch
+};
+
+// Applies `transform` to every line of `input` ("-" = stdin) and writes the results to
+// `output` ("-" = stdout; a file is written atomically). `transform` must be safe to
+// call from several threads at once. An exception from `transform` is reported as
+// util::Error naming the input and the line. Returns the number of lines.
+std::size_t map_lines(const std::string& input, const std::string& output, const LinePipelineOptions& options,
+                      const std::function<std::string(std::string_view)>& transform);
+
+}  // namespace rnnsearch::util
