@@ -15,23 +15,14 @@ using rnnsearch::util::UsageError;
 
 namespace {
 
-// sacreBLEU spells some short options with several letters after one dash (-tok, -lc);
-// Boost.Program_options wants one letter, so those are rewritten to their long names.
-std::vector<std::string> expand_sacrebleu_aliases(int argc, char** argv) {
-  static const std::map<std::string, std::string> aliases = {
-      {"-tok", "--tokenize"},     {"-lc", "--lowercase"},       {"-sl", "--sentence-level"},
-      {"-sv", "--smooth-value"},  {"-nr", "--num-refs"},        {"-cc", "--chrf-char-order"},
-      {"-cw", "--chrf-word-order"}, {"-ci", "--confidence"},    {"-cin", "--confidence-n"},
-      {"-par", "--paired-ar"},    {"-pbs", "--paired-bs"},      {"-parn", "--paired-ar-n"},
-      {"-pbsn", "--paired-bs-n"}, {"-sh", "--short"},           {"-nc", "--no-color"},
-      {"-ol", "--origlang"},     {"-V", "--version"}};
-  std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) {
-    const auto it = aliases.find(argv[i]);
-    args.push_back(it == aliases.end() ? argv[i] : it->second);
-  }
-  return args;
-}
+// sacreBLEU's multi-letter single-dash options and their long names.
+const std::map<std::string, std::string> kSacrebleuAliases = {
+    {"-tok", "--tokenize"},     {"-lc", "--lowercase"},       {"-sl", "--sentence-level"},
+    {"-sv", "--smooth-value"},  {"-nr", "--num-refs"},        {"-cc", "--chrf-char-order"},
+    {"-cw", "--chrf-word-order"}, {"-ci", "--confidence"},    {"-cin", "--confidence-n"},
+    {"-par", "--paired-ar"},    {"-pbs", "--paired-bs"},      {"-parn", "--paired-ar-n"},
+    {"-pbsn", "--paired-bs-n"}, {"-sh", "--short"},           {"-nc", "--no-color"},
+    {"-ol", "--origlang"},      {"-V", "--version"}};
 
 const char* kSynopsis =
     "Usage: nmt-bleu REF... [-i HYP...] [options]\n"
@@ -127,7 +118,7 @@ int run(int argc, char** argv) {
   positional.add("refs", -1);
 
   po::variables_map vm;
-  po::store(po::command_line_parser(expand_sacrebleu_aliases(argc, argv))
+  po::store(po::command_line_parser(rnnsearch::util::expand_aliases(argc, argv, kSacrebleuAliases))
                 .options(parse_set)
                 .positional(positional)
                 .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)

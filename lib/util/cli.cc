@@ -30,6 +30,15 @@ void add_common_options(po::options_description& options, CommonOptions& common)
       ("quiet,q", po::bool_switch(&common.quiet), "print no progress or warnings on stderr");
 }
 
+std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<std::string, std::string>& aliases) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const auto it = aliases.find(argv[i]);
+    args.push_back(it == aliases.end() ? argv[i] : it->second);
+  }
+  return args;
+}
+
 std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {

@@ -3,7 +3,9 @@
 // the exit codes, and run_tool(), which turns exceptions into one-line messages.
 #include <boost/program_options.hpp>
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace rnnsearch::util {
 
@@ -23,6 +25,11 @@ struct CommonOptions {
 
 // Adds --help/-h, --version, --threads N and --quiet/-q bound to `common`.
 void add_common_options(boost::program_options::options_description& options, CommonOptions& common);
+
+// argv[1..] with whole-word aliases replaced: reference tools spell some options with
+// several letters after one dash (sacreBLEU's -tok, tokenizer.perl's -threads), which
+// Boost.Program_options would read as bundled short options.
+std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<std::string, std::string>& aliases);
 
 // "nmt-bleu (rnnsearch) 0.1.0"
 std::string version_line(const std::string& tool);
