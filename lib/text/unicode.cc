@@ -62,4 +62,45 @@ std::string unicode_version() {
   return std::to_string(v[0]) + "." + std::to_string(v[1]);
 }
 
+bool is_currency_symbol(char32_t cp) { return has_category(cp, U_GC_SC_MASK); }
+
+bool is_alphabetic(char32_t cp) {
+  return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_ALPHABETIC) != 0;
+}
+
+bool is_alphanumeric(char32_t cp) { return is_alphabetic(cp) || has_category(cp, U_GC_ND_MASK); }
+
+bool is_perl_space(char32_t cp) {
+  return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_WHITE_SPACE) != 0;
+}
+
+bool is_lowercase(char32_t cp) {
+  return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_LOWERCASE) != 0;
+}
+
+bool is_lowercase_letter(char32_t cp) { return has_category(cp, U_GC_LL_MASK); }
+
+std::string perl_lowercase(std::string_view utf8) {
+  // U+0130 is the only code point whose unconditional full lowercase mapping differs
+  // from its simple one; Perl ignores the conditional (final sigma, locale) mappings.
+  std::string out;
+  out.reserve(utf8.size() + 8);
+  for (std::size_t i = 0; i < utf8.size();) {
+    const unsigned char c = static_cast<unsigned char>(utf8[i]);
+    if (c < 0x80) {
+      out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    const char32_t cp = util::next_code_point(utf8, i);
+    if (cp == 0x130) {
+      out += 'i';
+      util::append_utf8(out, 0x307);
+    } else {
+      util::append_utf8(out, static_cast<char32_t>(u_tolower(static_cast<UChar32>(cp))));
+    }
+  }
+  return out;
+}
+
 }  // namespace rnnsearch::text

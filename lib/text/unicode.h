@@ -18,4 +18,15 @@ bool is_white_space(char32_t cp);  // Python's str.isspace() set
 // The Unicode version of ICU's property tables, e.g. "15.0".
 std::string unicode_version();
 
+// Perl's property classes, for reproducing Moses' scripts.
+bool is_currency_symbol(char32_t cp);   // \p{IsSc}: general category Sc
+bool is_alphabetic(char32_t cp);        // \p{IsAlpha}: the Alphabetic property
+bool is_alphanumeric(char32_t cp);      // \p{IsAlnum}: Alphabetic or Nd
+bool is_perl_space(char32_t cp);        // Perl's \s: the White_Space property
+bool is_lowercase(char32_t cp);         // \p{IsLower}: the Lowercase property
+bool is_lowercase_letter(char32_t cp);  // \p{Ll}: general category Ll
+// Perl's lc(): full lowercasing without context (U+0130 becomes i + U+0307, a final
+// capital sigma becomes σ, not ς), as Moses' lowercase.perl applies it.
+std::string perl_lowercase(std::string_view utf8);
+
 }  // namespace rnnsearch::text

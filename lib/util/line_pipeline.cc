@@ -43,7 +43,8 @@ std::size_t map_lines(const std::string& input, const std::string& output, const
                       const std::function<std::string(std::string_view)>& transform) {
   LineReader reader(input, options.replace_invalid ? InvalidUtf8::kReplace : InvalidUtf8::kError);
   AtomicFileWriter writer(output);
-  const bool interactive = is_terminal(input, STDIN_FILENO) || is_terminal(output, STDOUT_FILENO);
+  const bool interactive =
+      options.line_by_line || is_terminal(input, STDIN_FILENO) || is_terminal(output, STDOUT_FILENO);
   const int threads = interactive ? 1 : std::max(1, options.threads);
   const std::size_t batch = interactive ? 1 : options.batch_lines * static_cast<std::size_t>(threads);
 

@@ -14,6 +14,7 @@ struct LinePipelineOptions {
   int threads = 1;
   bool replace_invalid = false;   // U+FFFD for invalid UTF-8 instead of an error
   std::size_t batch_lines = 4096;  // lines per thread per batch
+  bool line_by_line = false;       // one line at a time, flushed (as for a terminal)
 };
 
 // Applies `transform` to every line of `input` ("-" = stdin) and writes the results to

@@ -1,5 +1,8 @@
 #include "util/line_reader.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -16,17 +19,17 @@ constexpr std::size_t kBufferSize = 1 << 16;
 LineReader::LineReader(const std::string& path, InvalidUtf8 policy) : policy_(policy), buffer_(kBufferSize) {
   if (path == "-") {
     name_ = "<stdin>";
-    file_ = stdin;
+    fd_ = STDIN_FILENO;
   } else {
     name_ = path;
-    file_ = std::fopen(path.c_str(), "rb");
-    if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
-    owns_file_ = true;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
+    owns_fd_ = true;
   }
 }
 
 LineReader::~LineReader() {
-  if (owns_file_) std::fclose(file_);
+  if (owns_fd_) ::close(fd_);
 }
 
 bool LineReader::fill() {
@@ -37,15 +40,16 @@ bool LineReader::fill() {
     begin_ = 0;
   }
   if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
-  const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+  ssize_t got;
+  do {
+    got = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
+  } while (got < 0 && errno == EINTR);
+  if (got < 0) throw Error(name_, line_number_ + 1, std::string("read error: ") + std::strerror(errno));
   if (got == 0) {
-    if (std::ferror(file_)) {
-      throw Error(name_, line_number_ + 1, std::string("read error: ") + std::strerror(errno));
-    }
     eof_ = true;
     return false;
   }
-  end_ += got;
+  end_ += static_cast<std::size_t>(got);
   return true;
 }
 

@@ -3,7 +3,6 @@
 // and a "\r" before it (CRLF files read like LF files), counts lines, and reports
 // invalid UTF-8 as util::Error "file:line: invalid UTF-8 at byte N".
 #include <cstddef>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -36,8 +35,8 @@ class LineReader {
 
   std::string name_;
   InvalidUtf8 policy_;
-  std::FILE* file_ = nullptr;
-  bool owns_file_ = false;
+  int fd_ = -1;  // read with read(2): returns what a pipe has now, for interactive use
+  bool owns_fd_ = false;
   std::vector<char> buffer_;
   std::size_t begin_ = 0;
   std::size_t end_ = 0;

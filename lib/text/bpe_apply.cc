@@ -1,0 +1,390 @@
+#include "text/bpe_apply.h"
+
+#include <array>
+#include <mutex>
+
+#include "util/error.h"
+#include "util/utf8.h"
+
+namespace rnnsearch::text {
+
+// Word -> its output ("piece@@ piece"), shared by threads: one shard per hash range,
+// each with its own lock. A shard is an open-addressing table over one byte arena, so a
+// lookup allocates nothing; a shard that fills up starts over.
+class BpeApplier::Cache {
+ public:
+  bool find(std::string_view word, std::size_t hash, std::string& out) {
+    Shard& shard = shards_[hash % kShards];
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    if (shard.slots.empty()) return false;
+    const std::size_t mask = shard.slots.size() - 1;
+    for (std::size_t i = (hash / kShards) & mask;; i = (i + 1) & mask) {
+      const Slot& slot = shard.slots[i];
+      if (slot.key_length == kEmpty) return false;
+      if (slot.hash == hash && slot.key_length == word.size() && same_bytes(shard.arena.data() + slot.offset, word)) {
+        out.append(shard.arena, slot.offset + slot.key_length, slot.value_length);
+        return true;
+      }
+    }
+  }
+
+  void insert(std::string_view word, std::size_t hash, std::string_view value) {
+    Shard& shard = shards_[hash % kShards];
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    if (shard.slots.empty() || 2 * (shard.used + 1) > shard.slots.size() || shard.arena.size() > kArenaLimit) {
+      // Grow while small, start over when big (the arena would hold too many words).
+      const std::size_t size = shard.slots.empty() ? 1024 : shard.slots.size() * (shard.used < kSlotsLimit ? 2 : 1);
+      if (shard.used >= kSlotsLimit || shard.arena.size() > kArenaLimit) {
+        shard.arena.clear();
+        shard.slots.assign(size, Slot{});
+        shard.used = 0;
+      } else {
+        rehash(shard, size);
+      }
+    }
+    place(shard, hash, static_cast<std::uint32_t>(shard.arena.size()), static_cast<std::uint32_t>(word.size()),
+          static_cast<std::uint32_t>(value.size()));
+    shard.arena += word;
+    shard.arena += value;
+  }
+
+ private:
+  static constexpr std::size_t kShards = 64;
+  static constexpr std::size_t kSlotsLimit = 1 << 15;   // words per shard
+  static constexpr std::size_t kArenaLimit = 1 << 24;   // bytes per shard
+  static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+  struct Slot {
+    std::size_t hash = 0;
+    std::uint32_t offset = 0, key_length = kEmpty, value_length = 0;
+  };
+  struct Shard {
+    std::mutex mutex;
+    std::vector<Slot> slots;
+    std::string arena;  // key then value, for every slot
+    std::size_t used = 0;
+  };
+
+  // Words are short: a plain loop beats a call to memcmp.
+  static bool same_bytes(const char* stored, std::string_view word) {
+    for (std::size_t i = 0; i < word.size(); ++i) {
+      if (stored[i] != word[i]) return false;
+    }
+    return true;
+  }
+  static void place(Shard& shard, std::size_t hash, std::uint32_t offset, std::uint32_t key_length,
+                    std::uint32_t value_length) {
+    const std::size_t mask = shard.slots.size() - 1;
+    std::size_t i = (hash / kShards) & mask;
+    while (shard.slots[i].key_length != kEmpty) i = (i + 1) & mask;
+    shard.slots[i] = Slot{hash, offset, key_length, value_length};
+    ++shard.used;
+  }
+  static void rehash(Shard& shard, std::size_t size) {
+    std::vector<Slot> old(size);
+    old.swap(shard.slots);
+    shard.used = 0;
+    for (const Slot& slot : old) {
+      if (slot.key_length != kEmpty) place(shard, slot.hash, slot.offset, slot.key_length, slot.value_length);
+    }
+  }
+
+  std::array<Shard, kShards> shards_;
+};
+
+namespace {
+
+std::uint64_t pair_key(std::int32_t a, std::int32_t b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+
+constexpr std::uint64_t kNoPair = ~std::uint64_t{0};
+
+std::size_t slot_of(std::uint64_t pair, std::size_t mask) {
+  return static_cast<std::size_t>((pair * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+}
+
+// FNV-1a, then mixed: words are short, and this inlines.
+std::size_t word_hash(std::string_view word) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  for (char c : word) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
+  return static_cast<std::size_t>(h ^ (h >> 29));
+}
+
+std::size_t code_points(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// Python's s[:-4] on code points.
+std::string drop_last_code_points(const std::string& s, std::size_t count) {
+  std::size_t end = s.size();
+  while (count > 0 && end > 0) {
+    --end;
+    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+    --count;
+  }
+  return s.substr(0, end);
+}
+
+// subword-nmt's isolate_glossary for a literal glossary (see the header about the tail).
+void isolate_glossary(const std::string& word, const std::string& glossary, std::vector<std::string>& out) {
+  std::size_t found = word.find(glossary);
+  if (word == glossary || found == std::string::npos) {
+    out.push_back(word);
+    return;
+  }
+  std::size_t start = 0;
+  while (found != std::string::npos) {
+    if (found > start) out.push_back(word.substr(start, found - start));
+    out.push_back(glossary);
+    start = found + glossary.size();
+    found = word.find(glossary, start);
+  }
+  if (start < word.size()) {
+    std::size_t i = start;
+    util::next_code_point(word, i);
+    out.push_back(word.substr(start, i - start));
+  }
+}
+
+}  // namespace
+
+BpeApplier::BpeApplier(BpeCodes codes, BpeApplyOptions options)
+    : version_minor_(codes.version_minor),
+      separator_(std::move(options.separator)),
+      glossaries_(std::move(options.glossaries)),
+      cache_(std::make_unique<Cache>()) {
+  for (const std::string& g : glossaries_) {
+    if (g.empty()) throw util::Error("a glossary must not be empty");
+  }
+  if (version_minor_ == 1) end_of_word_id_ = intern(std::string(kEndOfWord));
+  std::size_t slots = 16;
+  while (slots < 2 * codes.merges.size()) slots *= 2;
+  merges_.assign(slots, Merge{kNoPair, 0, 0});
+  for (std::size_t rank = 0; rank < codes.merges.size(); ++rank) {
+    const auto& [left, right] = codes.merges[rank];
+    const std::int32_t a = intern(left), b = intern(right);
+    const std::int32_t result = intern(left + right);
+    add_merge(pair_key(a, b), static_cast<int>(rank), result);
+    reverse_.try_emplace(left + right, left, right);
+  }
+  for (unsigned c = 0; c < 0x80; ++c) {
+    ascii_ids_[c] = lookup(std::string(1, static_cast<char>(c)));
+    ascii_final_ids_[c] = lookup(std::string(1, static_cast<char>(c)) + std::string(kEndOfWord));
+  }
+  for (const auto& [token, count] : options.vocabulary) {
+    if (count >= options.vocabulary_threshold) vocabulary_.insert(token);
+  }
+}
+
+BpeApplier::~BpeApplier() = default;
+
+std::int32_t BpeApplier::intern(const std::string& s) {
+  return ids_.try_emplace(s, static_cast<std::int32_t>(ids_.size())).first->second;
+}
+
+// The first (lowest-ranked) merge of a pair wins, as in apply_bpe.
+void BpeApplier::add_merge(std::uint64_t pair, int rank, std::int32_t result) {
+  const std::size_t mask = merges_.size() - 1;
+  for (std::size_t i = slot_of(pair, mask);; i = (i + 1) & mask) {
+    if (merges_[i].pair == pair) return;
+    if (merges_[i].pair == kNoPair) {
+      merges_[i] = Merge{pair, rank, result};
+      return;
+    }
+  }
+}
+
+const BpeApplier::Merge* BpeApplier::find_merge(std::int32_t a, std::int32_t b) const {
+  if (a < 0 || b < 0) return kNoMerge;
+  const std::uint64_t pair = pair_key(a, b);
+  const std::size_t mask = merges_.size() - 1;
+  for (std::size_t i = slot_of(pair, mask);; i = (i + 1) & mask) {
+    if (merges_[i].pair == pair) return &merges_[i];
+    if (merges_[i].pair == kNoPair) return kNoMerge;
+  }
+}
+
+std::int32_t BpeApplier::lookup(std::string_view s) const {
+  const auto it = ids_.find(std::string(s));
+  return it == ids_.end() ? -1 : it->second;
+}
+
+std::string BpeApplier::apply(std::string_view line) const {
+  std::string out;
+  out.reserve(line.size() * 5 / 4 + 16);
+  apply(line, out);
+  return out;
+}
+
+void BpeApplier::apply(std::string_view line, std::string& out) const {
+  std::size_t start = 0;
+  for (std::size_t cr = line.find('\r'); cr != std::string_view::npos; cr = line.find('\r', start)) {
+    append_line_piece(line.substr(start, cr - start), out);
+    out += '\n';
+    start = cr + 1;
+  }
+  append_line_piece(line.substr(start), out);
+}
+
+// apply_bpe's process_line on one line without its line break.
+void BpeApplier::append_line_piece(std::string_view piece, std::string& out) const {
+  const std::size_t first = piece.find_first_not_of(' ');
+  if (first == std::string_view::npos) {
+    out += piece;
+    return;
+  }
+  const std::size_t last = piece.find_last_not_of(' ');
+  out += piece.substr(0, first);
+  bool any = false;
+  std::size_t i = first;
+  while (i <= last) {
+    std::size_t j = piece.find(' ', i);
+    if (j == std::string_view::npos || j > last) j = last + 1;
+    if (j > i) {
+      if (any) out += ' ';
+      append_word(piece.substr(i, j - i), out);
+      any = true;
+    }
+    i = j + 1;
+  }
+  out += piece.substr(last + 1);
+}
+
+void BpeApplier::append_word(std::string_view word, std::string& out) const {
+  const std::size_t hash = word_hash(word);
+  if (cache_->find(word, hash, out)) return;
+  const std::size_t before = out.size();
+  const std::vector<std::string> pieces = segment_word(word);
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    out += pieces[i];
+    if (i + 1 < pieces.size()) {
+      out += separator_;
+      out += ' ';
+    }
+  }
+  cache_->insert(word, hash, std::string_view(out).substr(before));
+}
+
+std::vector<std::string> BpeApplier::segment_word(std::string_view word) const {
+  std::vector<std::string> segments{std::string(word)}, next;
+  for (const std::string& glossary : glossaries_) {
+    next.clear();
+    for (const std::string& s : segments) isolate_glossary(s, glossary, next);
+    segments.swap(next);
+  }
+  std::vector<std::string> pieces;
+  for (const std::string& s : segments) encode(s, pieces);
+  return pieces;
+}
+
+// apply_bpe's encode(): appends the pieces of one segment.
+void BpeApplier::encode(std::string_view segment, std::vector<std::string>& pieces) const {
+  for (const std::string& g : glossaries_) {
+    if (segment == g) {
+      pieces.emplace_back(segment);
+      return;
+    }
+  }
+  if (code_points(segment) <= 1) {
+    pieces.emplace_back(segment);
+    return;
+  }
+  std::vector<Symbol> word;
+  std::string key;
+  for (std::size_t i = 0; i < segment.size();) {
+    const std::size_t start = i;
+    const unsigned char c = static_cast<unsigned char>(segment[i]);
+    util::next_code_point(segment, i);
+    const bool last = i == segment.size() && version_minor_ == 2;
+    std::int32_t id;
+    if (c < 0x80) {
+      id = last ? ascii_final_ids_[c] : ascii_ids_[c];
+    } else {
+      key.assign(segment.substr(start, i - start));
+      if (last) key += kEndOfWord;
+      id = lookup(key);
+    }
+    word.push_back({id, static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i), kNoMerge});
+  }
+  if (version_minor_ == 1) {
+    const auto end = static_cast<std::uint32_t>(segment.size());
+    word.push_back({end_of_word_id_, end, end, kNoMerge});
+  }
+  for (std::size_t i = 0; i + 1 < word.size(); ++i) word[i].next = find_merge(word[i].id, word[i + 1].id);
+  std::vector<char> fresh;
+  while (word.size() > 1) {
+    // The lowest rank present; every occurrence of that pair merges, left to right.
+    const Merge* best = nullptr;
+    for (std::size_t i = 0; i + 1 < word.size(); ++i) {
+      if (word[i].next && (!best || word[i].next->rank < best->rank)) best = word[i].next;
+    }
+    if (!best) break;
+    fresh.assign(word.size(), 0);
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < word.size();) {
+      if (word[i].next == best) {
+        word[out] = {best->result, word[i].begin, word[i + 1].end, kNoMerge};
+        fresh[out++] = 1;
+        i += 2;
+      } else {
+        word[out++] = word[i++];
+      }
+    }
+    word.resize(out);
+    // Pairs touching a new symbol are looked up again; the others keep their merge.
+    for (std::size_t i = 0; i + 1 < word.size(); ++i) {
+      if (fresh[i] || fresh[i + 1]) word[i].next = find_merge(word[i].id, word[i + 1].id);
+    }
+    if (!word.empty()) word.back().next = kNoMerge;
+  }
+  const std::size_t first = pieces.size();
+  for (const Symbol& s : word) {
+    // The end-of-word marker is dropped: its own symbol (0.1) covers no bytes.
+    if (s.end > s.begin) pieces.emplace_back(segment.substr(s.begin, s.end - s.begin));
+  }
+  if (!vocabulary_.empty()) {
+    std::vector<std::string> mine(pieces.begin() + first, pieces.end());
+    pieces.resize(first);
+    check_vocabulary(mine);
+    pieces.insert(pieces.end(), mine.begin(), mine.end());
+  }
+}
+
+// apply_bpe's check_vocab_and_split.
+void BpeApplier::check_vocabulary(std::vector<std::string>& pieces) const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const bool final = i + 1 == pieces.size();
+    if (in_vocabulary(final ? pieces[i] : pieces[i] + separator_)) {
+      out.push_back(pieces[i]);
+    } else {
+      recursive_split(pieces[i], final, out);
+    }
+  }
+  pieces.swap(out);
+}
+
+// apply_bpe's recursive_split: undoes the merge that built `segment`.
+void BpeApplier::recursive_split(const std::string& segment, bool final, std::vector<std::string>& out) const {
+  const auto it = reverse_.find(final ? segment + std::string(kEndOfWord) : segment);
+  if (it == reverse_.end()) {
+    out.push_back(segment);
+    return;
+  }
+  const std::string left = it->second.first;
+  const std::string right = final ? drop_last_code_points(it->second.second, 4) : it->second.second;
+  if (in_vocabulary(left + separator_)) {
+    out.push_back(left);
+  } else {
+    recursive_split(left, false, out);
+  }
+  if (final ? in_vocabulary(right) : in_vocabulary(right + separator_)) {
+    out.push_back(right);
+  } else {
+    recursive_split(right, final, out);
+  }
+}
+
+}  // namespace rnnsearch::text

@@ -1,0 +1,31 @@
+#pragma once
+// Learning BPE merges exactly as subword-nmt's learn_bpe.py (commit 92d6139): words are
+// split into characters with "</w>" on the last one; each step merges the pair with the
+// highest count, ties going to the greatest pair (Python's max over (count, pair), strings
+// compared by code point), and stops early when that count is below min_frequency.
+//
+// Speed: symbols are integer ids, an index maps each pair to the words holding it, and a
+// max-heap with lazy invalidation finds the best pair; only the words holding the merged
+// pair are rewritten and recounted.
+#include <string>
+#include <vector>
+
+#include "text/bpe_codes.h"
+#include "text/word_counter.h"
+
+namespace rnnsearch::text {
+
+struct BpeLearnOptions {
+  int symbols = 10000;       // merges to learn (--symbols)
+  int min_frequency = 2;     // stop when no pair occurs this often (--min-frequency)
+  bool total_symbols = false;  // subtract the distinct characters from `symbols` (--total-symbols)
+};
+
+// Learns merges from word counts (order does not matter).
+BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& options);
+
+// Counts the words of every file in turn (joint BPE when several), as learn_bpe reads
+// its standard input; "-" is stdin.
+std::vector<WordCount> count_words(const std::vector<std::string>& paths);
+
+}  // namespace rnnsearch::text

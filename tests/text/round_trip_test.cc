@@ -1,0 +1,63 @@
+// detok(tok(x)) = x over the raw Multi30k training sentences, per language: how often the
+// Moses tokenizer and detokenizer pair gives back the sentence it was handed.
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/golden_cases.h"
+#include "support/run_process.h"
+#include "support/shared_data.h"
+#include "text/detokenizer.h"
+#include "text/tokenizer.h"
+
+namespace rt = rnnsearch::testing;
+namespace tx = rnnsearch::text;
+
+namespace {
+
+// Lines of a gzip file, through the system's gzip (the tests link no zlib).
+std::vector<std::string> read_gzip_lines(const std::string& path) {
+  std::string gzip = "/usr/bin/gzip";
+  if (!std::filesystem::exists(gzip)) gzip = "/bin/gzip";
+  const rt::ProcessResult result = rt::run_process({gzip, "-dc", path});
+  BOOST_TEST_REQUIRE(result.exit_code == 0, "gzip -dc " << path << ": " << result.err);
+  std::vector<std::string> lines = rt::split(result.out, '\n');
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+// Share of lines x with detok(tok(x)) == x.
+double round_trip_rate(const std::string& language, const std::vector<std::string>& lines) {
+  tx::TokenizerOptions tok_options;
+  tok_options.language = language;
+  const tx::Tokenizer tokenizer(tok_options, tx::NonbreakingPrefixes::built_in(language));
+  tx::DetokenizerOptions detok_options;
+  detok_options.language = language;
+  const tx::Detokenizer detokenizer(detok_options);
+
+  std::size_t same = 0;
+  for (const std::string& line : lines) {
+    if (detokenizer.detokenize(tokenizer.tokenize(line)) == line) ++same;
+  }
+  return lines.empty() ? 1.0 : static_cast<double>(same) / lines.size();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(round_trip)
+
+BOOST_AUTO_TEST_CASE(multi30k_train_comes_back_unchanged) {
+  for (const std::string language : {"en", "de", "fr"}) {
+    const std::string path = rt::shared_path("data/multi30k/train." + language + ".gz");
+    if (!rt::require_shared(path)) continue;
+    const std::vector<std::string> lines = read_gzip_lines(path);
+    const double rate = round_trip_rate(language, lines);
+    BOOST_TEST_MESSAGE("train." << language << ": detok(tok(x)) == x on " << rate * 100 << "% of "
+                                << lines.size() << " lines");
+    BOOST_TEST(rate >= 0.98, "train." << language << ": " << rate);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

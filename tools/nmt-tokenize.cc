@@ -1,0 +1,81 @@
+// nmt-tokenize: Moses tokenizer.perl behaviour (with lowercase.perl and
+// normalize-punctuation.perl on request), stdin to stdout, one line out per line in.
+#include <iostream>
+
+#include "text/nonbreaking_prefixes.h"
+#include "text/tokenizer.h"
+#include "util/cli.h"
+#include "util/error.h"
+#include "util/line_pipeline.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+// tokenizer.perl's single-dash spellings.
+const std::map<std::string, std::string> kMosesAliases = {
+    {"-no-escape", "--no-escape"}, {"-threads", "--threads"}, {"-lines", "--batch-lines"}};
+
+int run(int argc, char** argv) {
+  rnnsearch::text::TokenizerOptions cfg;
+  rnnsearch::util::CommonOptions common;
+  rnnsearch::util::LinePipelineOptions pipeline;
+  std::string input = "-", output = "-", prefixes_file;
+  bool no_escape = false, unbuffered = false;
+
+  po::options_description options("Options");
+  options.add_options()
+      ("language,l", po::value(&cfg.language)->default_value(cfg.language),
+       "language of the text: en, de, fr, cs, it, ... (apostrophe rules, nonbreaking prefixes)")
+      ("aggressive,a", po::bool_switch(&cfg.aggressive), "split hyphens inside words as @-@")
+      ("no-escape", po::bool_switch(&no_escape), "do not escape & | < > ' \" [ ] (-no-escape)")
+      ("lowercase", po::bool_switch(&cfg.lowercase), "lowercase first (lowercase.perl)")
+      ("normalize-punctuation", po::bool_switch(&cfg.normalize_punctuation),
+       "normalize punctuation before tokenizing (normalize-punctuation.perl -l LANG)")
+      ("nonbreaking-prefixes", po::value(&prefixes_file),
+       "Moses-format nonbreaking prefix file instead of the built-in list for --language")
+      ("input,i", po::value(&input)->default_value(input), "input file (- = stdin)")
+      ("output,o", po::value(&output)->default_value(output), "output file (- = stdout), written atomically")
+      ("replace-invalid", po::bool_switch(&pipeline.replace_invalid),
+       "replace invalid UTF-8 with U+FFFD instead of failing")
+      ("batch-lines", po::value(&pipeline.batch_lines)->default_value(pipeline.batch_lines),
+       "lines per thread per batch (-lines)")
+      ("unbuffered,b", po::bool_switch(&unbuffered), "handle and flush one line at a time");
+  rnnsearch::util::add_common_options(options, common);
+
+  po::variables_map vm;
+  po::store(po::command_line_parser(rnnsearch::util::expand_aliases(argc, argv, kMosesAliases))
+                .options(options)
+                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                .run(),
+            vm);
+  po::notify(vm);
+  if (common.help) {
+    std::cout << "Usage: nmt-tokenize [-l LANG] [-a] [--no-escape] [options] < raw > tokenized\n"
+                 "Tokenizes text as Moses tokenizer.perl does, one output line per input line.\n\n"
+              << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+    return rnnsearch::util::kExitOk;
+  }
+  if (common.version) {
+    std::cout << rnnsearch::util::version_line("nmt-tokenize") << "\n";
+    return rnnsearch::util::kExitOk;
+  }
+  common.validate();
+  if (pipeline.batch_lines == 0) throw rnnsearch::util::UsageError("--batch-lines must be >= 1, got 0");
+  cfg.escape = !no_escape;
+  pipeline.threads = common.resolved_threads();
+  pipeline.line_by_line = unbuffered;
+
+  const auto prefixes = prefixes_file.empty() ? rnnsearch::text::NonbreakingPrefixes::built_in(cfg.language)
+                                              : rnnsearch::text::NonbreakingPrefixes::from_file(prefixes_file);
+  const rnnsearch::text::Tokenizer tokenizer(cfg, prefixes);
+  rnnsearch::util::map_lines(input, output, pipeline,
+                             [&tokenizer](std::string_view line) { return tokenizer.tokenize(line); });
+  return rnnsearch::util::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return rnnsearch::util::run_tool("nmt-tokenize", [&] { return run(argc, argv); });
+}
