@@ -43,7 +43,8 @@ class BpeApplier {
   BpeApplier(const BpeApplier&) = delete;
   BpeApplier& operator=(const BpeApplier&) = delete;
 
-  // One line without its "\n". Const and thread-safe (the word cache is sharded and locked).
+  // One line without its "\n", valid UTF-8 (as util::LineReader returns it). Const and
+  // thread-safe (the word cache is sharded and locked).
   std::string apply(std::string_view line) const;
   // The same, appended to `out` (reuse one buffer across lines to save allocations).
   void apply(std::string_view line, std::string& out) const;

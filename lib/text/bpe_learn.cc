@@ -1,6 +1,5 @@
 #include "text/bpe_learn.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <queue>
 #include <unordered_map>
@@ -174,8 +173,8 @@ BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& o
   return learner.run(merges, options.min_frequency);
 }
 
-std::vector<WordCount> count_words(const std::vector<std::string>& paths) {
-  WordCounter counter(LineBreaks::kUniversal);
+std::vector<WordCount> count_words(const std::vector<std::string>& paths, LineBreaks breaks) {
+  WordCounter counter(breaks);
   for (const std::string& path : paths) counter.add_file(path);
   return counter.counts();
 }

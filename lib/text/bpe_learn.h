@@ -7,6 +7,11 @@
 // Speed: symbols are integer ids, an index maps each pair to the words holding it, and a
 // max-heap with lazy invalidation finds the best pair; only the words holding the merged
 // pair are rewritten and recounted.
+//
+// Counts here are exact. learn_bpe prunes rare pairs for speed and updates its counts
+// incrementally; both give the same merges on the goldens (shared/golden/bpe), but its
+// bookkeeping is not exact when one symbol string is built by two different merges, so
+// such corpora could in principle differ. min_frequency below 1 acts as 1 here.
 #include <string>
 #include <vector>
 
@@ -24,8 +29,10 @@ struct BpeLearnOptions {
 // Learns merges from word counts (order does not matter).
 BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& options);
 
-// Counts the words of every file in turn (joint BPE when several), as learn_bpe reads
-// its standard input; "-" is stdin.
-std::vector<WordCount> count_words(const std::vector<std::string>& paths);
+// Counts the words of every file in turn (joint BPE when several); "-" is stdin. The
+// default reads lines as learn_bpe reads its standard input; learn_bpe -i FILE reads
+// through a codecs reader instead (LineBreaks::kSplitlines).
+std::vector<WordCount> count_words(const std::vector<std::string>& paths,
+                                   LineBreaks breaks = LineBreaks::kUniversal);
 
 }  // namespace rnnsearch::text

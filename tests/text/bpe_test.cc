@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <sstream>
+#include <thread>
 
 #include "support/golden_cases.h"
 #include "support/shared_data.h"
@@ -174,6 +175,17 @@ BOOST_AUTO_TEST_CASE(codes_file_errors_name_the_line) {
     BOOST_TEST(std::string(e.what()).rfind("codes:3: ", 0) == 0);
   }
   BOOST_CHECK_THROW(parse_bpe_codes("#version: 0.3\n", "codes"), rnnsearch::util::Error);
+}
+
+BOOST_AUTO_TEST_CASE(threads_share_one_applier) {
+  if (!rt::require_shared(golden("small/codes.500.val-en"))) return;
+  const BpeApplier bpe(read_bpe_codes(golden("small/codes.500.val-en")));
+  const auto lines = file_lines(golden("input/val.tok.de"));
+  std::vector<std::string> outputs(4);
+  std::vector<std::thread> threads;
+  for (auto& out : outputs) threads.emplace_back([&] { out = apply_lines(bpe, lines); });
+  for (auto& t : threads) t.join();
+  for (const auto& out : outputs) BOOST_TEST(out == rt::read_file(golden("small/val.tok.bpe500.de")));
 }
 
 BOOST_AUTO_TEST_CASE(golden_small_val_en) {
