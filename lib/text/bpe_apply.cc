@@ -1,95 +1,9 @@
 #include "text/bpe_apply.h"
 
-#include <array>
-#include <mutex>
-
 #include "util/error.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {
-
-// Word -> its output ("piece@@ piece"), shared by threads: one shard per hash range,
-// each with its own lock. A shard is an open-addressing table over one byte arena, so a
-// lookup allocates nothing; a shard that fills up starts over.
-class BpeApplier::Cache {
- public:
-  bool find(std::string_view word, std::size_t hash, std::string& out) {
-    Shard& shard = shards_[hash % kShards];
-    std::lock_guard<std::mutex> lock(shard.mutex);
-    if (shard.slots.empty()) return false;
-    const std::size_t mask = shard.slots.size() - 1;
-    for (std::size_t i = (hash / kShards) & mask;; i = (i + 1) & mask) {
-      const Slot& slot = shard.slots[i];
-      if (slot.key_length == kEmpty) return false;
-      if (slot.hash == hash && slot.key_length == word.size() && same_bytes(shard.arena.data() + slot.offset, word)) {
-        out.append(shard.arena, slot.offset + slot.key_length, slot.value_length);
-        return true;
-      }
-    }
-  }
-
-  void insert(std::string_view word, std::size_t hash, std::string_view value) {
-    Shard& shard = shards_[hash % kShards];
-    std::lock_guard<std::mutex> lock(shard.mutex);
-    if (shard.slots.empty() || 2 * (shard.used + 1) > shard.slots.size() || shard.arena.size() > kArenaLimit) {
-      // Grow while small, start over when big (the arena would hold too many words).
-      const std::size_t size = shard.slots.empty() ? 1024 : shard.slots.size() * (shard.used < kSlotsLimit ? 2 : 1);
-      if (shard.used >= kSlotsLimit || shard.arena.size() > kArenaLimit) {
-        shard.arena.clear();
-        shard.slots.assign(size, Slot{});
-        shard.used = 0;
-      } else {
-        rehash(shard, size);
-      }
-    }
-    place(shard, hash, static_cast<std::uint32_t>(shard.arena.size()), static_cast<std::uint32_t>(word.size()),
-          static_cast<std::uint32_t>(value.size()));
-    shard.arena += word;
-    shard.arena += value;
-  }
-
- private:
-  static constexpr std::size_t kShards = 64;
-  static constexpr std::size_t kSlotsLimit = 1 << 15;   // words per shard
-  static constexpr std::size_t kArenaLimit = 1 << 24;   // bytes per shard
-  static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
-  struct Slot {
-    std::size_t hash = 0;
-    std::uint32_t offset = 0, key_length = kEmpty, value_length = 0;
-  };
-  struct Shard {
-    std::mutex mutex;
-    std::vector<Slot> slots;
-    std::string arena;  // key then value, for every slot
-    std::size_t used = 0;
-  };
-
-  // Words are short: a plain loop beats a call to memcmp.
-  static bool same_bytes(const char* stored, std::string_view word) {
-    for (std::size_t i = 0; i < word.size(); ++i) {
-      if (stored[i] != word[i]) return false;
-    }
-    return true;
-  }
-  static void place(Shard& shard, std::size_t hash, std::uint32_t offset, std::uint32_t key_length,
-                    std::uint32_t value_length) {
-    const std::size_t mask = shard.slots.size() - 1;
-    std::size_t i = (hash / kShards) & mask;
-    while (shard.slots[i].key_length != kEmpty) i = (i + 1) & mask;
-    shard.slots[i] = Slot{hash, offset, key_length, value_length};
-    ++shard.used;
-  }
-  static void rehash(Shard& shard, std::size_t size) {
-    std::vector<Slot> old(size);
-    old.swap(shard.slots);
-    shard.used = 0;
-    for (const Slot& slot : old) {
-      if (slot.key_length != kEmpty) place(shard, slot.hash, slot.offset, slot.key_length, slot.value_length);
-    }
-  }
-
-  std::array<Shard, kShards> shards_;
-};
 
 namespace {
 
@@ -101,13 +15,6 @@ constexpr std::uint64_t kNoPair = ~std::uint64_t{0};
 
 std::size_t slot_of(std::uint64_t pair, std::size_t mask) {
   return static_cast<std::size_t>((pair * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-}
-
-// FNV-1a, then mixed: words are short, and this inlines.
-std::size_t word_hash(std::string_view word) {
-  std::uint64_t h = 0xCBF29CE484222325ull;
-  for (char c : word) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
-  return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
 std::size_t code_points(std::string_view s) {
@@ -153,8 +60,7 @@ void isolate_glossary(const std::string& word, const std::string& glossary, std:
 BpeApplier::BpeApplier(BpeCodes codes, BpeApplyOptions options)
     : version_minor_(codes.version_minor),
       separator_(std::move(options.separator)),
-      glossaries_(std::move(options.glossaries)),
-      cache_(std::make_unique<Cache>()) {
+      glossaries_(std::move(options.glossaries)) {
   for (const std::string& g : glossaries_) {
     if (g.empty()) throw util::Error("a glossary must not be empty");
   }
@@ -253,8 +159,8 @@ void BpeApplier::append_line_piece(std::string_view piece, std::string& out) con
 }
 
 void BpeApplier::append_word(std::string_view word, std::string& out) const {
-  const std::size_t hash = word_hash(word);
-  if (cache_->find(word, hash, out)) return;
+  const std::size_t hash = BpeWordCache::hash(word);
+  if (cache_.find(word, hash, out)) return;
   const std::size_t before = out.size();
   const std::vector<std::string> pieces = segment_word(word);
   for (std::size_t i = 0; i < pieces.size(); ++i) {
@@ -264,7 +170,7 @@ void BpeApplier::append_word(std::string_view word, std::string& out) const {
       out += ' ';
     }
   }
-  cache_->insert(word, hash, std::string_view(out).substr(before));
+  cache_.insert(word, hash, std::string_view(out).substr(before));
 }
 
 std::vector<std::string> BpeApplier::segment_word(std::string_view word) const {

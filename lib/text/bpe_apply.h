@@ -17,7 +17,6 @@
 // character of the text after a word's last glossary occurrence is kept ("USAxyz" with
 // glossary "USA" gives "USA@@ x").
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "text/bpe_codes.h"
+#include "text/bpe_word_cache.h"
 
 namespace rnnsearch::text {
 
@@ -44,7 +44,7 @@ class BpeApplier {
   BpeApplier& operator=(const BpeApplier&) = delete;
 
   // One line without its "\n", valid UTF-8 (as util::LineReader returns it). Const and
-  // thread-safe (the word cache is sharded and locked).
+  // thread-safe (see BpeWordCache).
   std::string apply(std::string_view line) const;
   // The same, appended to `out` (reuse one buffer across lines to save allocations).
   void apply(std::string_view line, std::string& out) const;
@@ -63,7 +63,6 @@ class BpeApplier {
     const Merge* next;         // the merge with the symbol after it, or null
   };
   static constexpr const Merge* kNoMerge = nullptr;
-  class Cache;
 
   std::int32_t intern(const std::string& s);
   void add_merge(std::uint64_t pair, int rank, std::int32_t result);
@@ -86,7 +85,7 @@ class BpeApplier {
   std::int32_t end_of_word_id_ = -1;
   std::int32_t ascii_ids_[0x80];        // id of each ASCII character, -1 when unknown
   std::int32_t ascii_final_ids_[0x80];  // the same with "</w>" appended
-  std::unique_ptr<Cache> cache_;
+  mutable BpeWordCache cache_;
 };
 
 }  // namespace rnnsearch::text

@@ -1,0 +1,61 @@
+// nmt-vocab: token counts, most frequent first, in subword-nmt's get_vocab format.
+#include <iostream>
+#include <sstream>
+
+#include "text/vocab.h"
+#include "util/atomic_file.h"
+#include "util/cli.h"
+#include "util/error.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+int run(int argc, char** argv) {
+  rnnsearch::text::VocabOptions cfg;
+  rnnsearch::util::CommonOptions common;
+  std::vector<std::string> inputs;
+  std::string output = "-";
+  po::options_description options("Options");
+  options.add_options()
+      ("input,i", po::value(&inputs)->multitoken(), "text file(s), counted together (default stdin)")
+      ("output,o", po::value(&output)->default_value(output), "vocabulary file (- = stdout), written atomically")
+      ("min-count", po::value(&cfg.min_count)->default_value(cfg.min_count),
+       "drop tokens seen fewer times (0 keeps all)")
+      ("max-size", po::value(&cfg.max_size)->default_value(cfg.max_size),
+       "keep at most this many tokens, the most frequent (0 = no limit)");
+  rnnsearch::util::add_common_options(options, common);
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv)
+                .options(options)
+                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                .run(),
+            vm);
+  po::notify(vm);
+  if (common.help) {
+    std::cout << "Usage: nmt-vocab [-i FILE...] [-o VOCAB] [--min-count N] [--max-size N]\n"
+                 "Counts the space-separated tokens of the input and writes 'token count' lines, most\n"
+                 "frequent first, ties in order of first occurrence (subword-nmt get_vocab format).\n\n"
+              << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+    return rnnsearch::util::kExitOk;
+  }
+  if (common.version) {
+    std::cout << rnnsearch::util::version_line("nmt-vocab") << "\n";
+    return rnnsearch::util::kExitOk;
+  }
+  common.validate();
+  if (cfg.min_count < 0) throw rnnsearch::util::UsageError("--min-count must be >= 0, got " + std::to_string(cfg.min_count));
+  const auto vocab = rnnsearch::text::build_vocab(inputs.empty() ? std::vector<std::string>{"-"} : inputs, cfg);
+  std::ostringstream text;
+  rnnsearch::text::write_vocab(text, vocab);
+  rnnsearch::util::AtomicFileWriter writer(output);
+  writer.write(text.str());
+  writer.commit();
+  return rnnsearch::util::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return rnnsearch::util::run_tool("nmt-vocab", [&] { return run(argc, argv); });
+}
