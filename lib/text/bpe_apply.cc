@@ -34,7 +34,7 @@ std::string drop_last_code_points(const std::string& s, std::size_t count) {
   return s.substr(0, end);
 }
 
-// subword-nmt's isolate_glossary for a literal glossary (see the header about the tail).
+// subword-nmt's isolate_glossary for a literal glossary: the word cut at every occurrence.
 void isolate_glossary(const std::string& word, const std::string& glossary, std::vector<std::string>& out) {
   std::size_t found = word.find(glossary);
   if (word == glossary || found == std::string::npos) {
@@ -48,11 +48,7 @@ void isolate_glossary(const std::string& word, const std::string& glossary, std:
     start = found + glossary.size();
     found = word.find(glossary, start);
   }
-  if (start < word.size()) {
-    std::size_t i = start;
-    util::next_code_point(word, i);
-    out.push_back(word.substr(start, i - start));
-  }
+  if (start < word.size()) out.push_back(word.substr(start));
 }
 
 }  // namespace

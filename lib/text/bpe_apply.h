@@ -13,9 +13,8 @@
 //
 // Glossaries: words equal to a glossary are never split, and a glossary inside a word is
 // cut out as its own piece. Difference: subword-nmt reads glossaries as Python regular
-// expressions; here they are literal strings. Like subword-nmt 92d6139, only the first
-// character of the text after a word's last glossary occurrence is kept ("USAxyz" with
-// glossary "USA" gives "USA@@ x").
+// expressions; here they are literal strings. The text after a word's last glossary is
+// segmented as usual ("USAxyz" with glossary "USA" gives "USA@@ xyz" pieces).
 #include <cstdint>
 #include <string>
 #include <string_view>

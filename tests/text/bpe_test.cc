@@ -143,8 +143,9 @@ BOOST_AUTO_TEST_CASE(glossary_never_split) {
   BpeApplier bpe(toy_codes(), options);
   BOOST_TEST(bpe.apply("lowest wider") == "lowest wid@@ e@@ r");
   BOOST_TEST(bpe.apply("1934USAlowest") == "1@@ 9@@ 3@@ 4@@ USA@@ lowest");
-  // As subword-nmt 92d6139: only the first character after the last glossary is kept.
-  BOOST_TEST(bpe.apply("USAxyz") == "USA@@ x");
+  // The rest of the word after the last glossary is kept and segmented, never dropped.
+  BOOST_TEST(bpe.apply("USAxyz") == "USA@@ x@@ y@@ z");
+  BOOST_TEST(undo_bpe(bpe.apply("lowestUSAwider")) == "lowestUSAwider");
   options.glossaries = {""};
   BOOST_CHECK_THROW(BpeApplier(toy_codes(), options), rnnsearch::util::Error);
 }
