@@ -57,7 +57,7 @@ int learn(const std::vector<std::string>& args) {
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> inputs;
   std::string output = "-";
-  bool dict_input = false;
+  bool dict_input = false, replace_invalid = false;
   int num_workers = 1;
   po::options_description options("nmt-bpe learn");
   options.add_options()
@@ -70,7 +70,9 @@ int learn(const std::vector<std::string>& args) {
        "count the characters of the alphabet towards --symbols")
       ("dict-input", po::bool_switch(&dict_input), "input files hold 'word count' lines instead of text")
       ("num-workers", po::value(&num_workers)->default_value(num_workers),
-       "accepted for subword-nmt compatibility; learning runs on one thread");
+       "accepted for subword-nmt compatibility; learning runs on one thread")
+      ("replace-invalid", po::bool_switch(&replace_invalid),
+       "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
   parse(args, options);
   if (answered(common, options)) return rnnsearch::util::kExitOk;
@@ -81,10 +83,10 @@ int learn(const std::vector<std::string>& args) {
     for (const auto& path : inputs.empty() ? std::vector<std::string>{"-"} : inputs) {
       for (auto& w : rnnsearch::text::read_vocab(path)) words.push_back(std::move(w));
     }
-  } else if (inputs.empty()) {
-    words = rnnsearch::text::count_words({"-"}, rnnsearch::text::LineBreaks::kUniversal);
   } else {
-    words = rnnsearch::text::count_words(inputs, rnnsearch::text::LineBreaks::kSplitlines);
+    const auto invalid = replace_invalid ? rnnsearch::util::InvalidUtf8::kReplace : rnnsearch::util::InvalidUtf8::kError;
+    words = inputs.empty() ? rnnsearch::text::count_words({"-"}, rnnsearch::text::LineBreaks::kUniversal, invalid)
+                           : rnnsearch::text::count_words(inputs, rnnsearch::text::LineBreaks::kSplitlines, invalid);
   }
   const auto codes = rnnsearch::text::learn_bpe(words, cfg);
   std::ostringstream text;

@@ -16,6 +16,7 @@ int run(int argc, char** argv) {
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> inputs;
   std::string output = "-";
+  bool replace_invalid = false;
   po::options_description options("Options");
   options.add_options()
       ("input,i", po::value(&inputs)->multitoken(), "text file(s), counted together (default stdin)")
@@ -23,7 +24,8 @@ int run(int argc, char** argv) {
       ("min-count", po::value(&cfg.min_count)->default_value(cfg.min_count),
        "drop tokens seen fewer times (0 keeps all)")
       ("max-size", po::value(&cfg.max_size)->default_value(cfg.max_size),
-       "keep at most this many tokens, the most frequent (0 = no limit)");
+       "keep at most this many tokens, the most frequent (0 = no limit)")
+      ("replace-invalid", po::bool_switch(&replace_invalid), "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
   po::variables_map vm;
   po::store(po::command_line_parser(argc, argv)
@@ -45,7 +47,9 @@ int run(int argc, char** argv) {
   }
   common.validate();
   if (cfg.min_count < 0) throw rnnsearch::util::UsageError("--min-count must be >= 0, got " + std::to_string(cfg.min_count));
-  const auto vocab = rnnsearch::text::build_vocab(inputs.empty() ? std::vector<std::string>{"-"} : inputs, cfg);
+  const auto vocab = rnnsearch::text::build_vocab(
+      inputs.empty() ? std::vector<std::string>{"-"} : inputs, cfg,
+      replace_invalid ? rnnsearch::util::InvalidUtf8::kReplace : rnnsearch::util::InvalidUtf8::kError);
   std::ostringstream text;
   rnnsearch::text::write_vocab(text, vocab);
   rnnsearch::util::AtomicFileWriter writer(output);

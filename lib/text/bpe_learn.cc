@@ -173,9 +173,10 @@ BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& o
   return learner.run(merges, options.min_frequency);
 }
 
-std::vector<WordCount> count_words(const std::vector<std::string>& paths, LineBreaks breaks) {
+std::vector<WordCount> count_words(const std::vector<std::string>& paths, LineBreaks breaks,
+                                   util::InvalidUtf8 invalid) {
   WordCounter counter(breaks);
-  for (const std::string& path : paths) counter.add_file(path);
+  for (const std::string& path : paths) counter.add_file(path, invalid);
   return counter.counts();
 }
 

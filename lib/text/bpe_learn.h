@@ -33,6 +33,7 @@ BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& o
 // default reads lines as learn_bpe reads its standard input; learn_bpe -i FILE reads
 // through a codecs reader instead (LineBreaks::kSplitlines).
 std::vector<WordCount> count_words(const std::vector<std::string>& paths,
-                                   LineBreaks breaks = LineBreaks::kUniversal);
+                                   LineBreaks breaks = LineBreaks::kUniversal,
+                                   util::InvalidUtf8 invalid = util::InvalidUtf8::kError);
 
 }  // namespace rnnsearch::text

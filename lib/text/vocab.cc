@@ -37,9 +37,10 @@ std::vector<WordCount> sorted_vocab(const std::vector<WordCount>& counts, const 
   return vocab;
 }
 
-std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options) {
+std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options,
+                                   util::InvalidUtf8 invalid) {
   WordCounter counter(LineBreaks::kSplitlines);
-  for (const std::string& path : paths) counter.add_file(path);
+  for (const std::string& path : paths) counter.add_file(path, invalid);
   return sorted_vocab(counter.counts(), options);
 }
 

@@ -20,7 +20,8 @@ struct VocabOptions {
 // The counts sorted as get_vocab sorts them, then filtered by `options`.
 std::vector<WordCount> sorted_vocab(const std::vector<WordCount>& counts, const VocabOptions& options = {});
 // Counts every file in turn ("-" = stdin) and sorts.
-std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options = {});
+std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options = {},
+                                   util::InvalidUtf8 invalid = util::InvalidUtf8::kError);
 // Writes "token count\n" lines.
 void write_vocab(std::ostream& out, const std::vector<WordCount>& vocab);
 

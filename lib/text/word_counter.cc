@@ -57,8 +57,8 @@ void WordCounter::add_line(std::string_view line) {
   if (start < line.size()) add_piece(line.substr(start));
 }
 
-void WordCounter::add_file(const std::string& path) {
-  util::LineReader reader(path);
+void WordCounter::add_file(const std::string& path, util::InvalidUtf8 invalid) {
+  util::LineReader reader(path, invalid);
   std::string line;
   while (reader.next(line)) add_line(line);
 }

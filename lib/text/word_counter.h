@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "util/line_reader.h"
+
 namespace rnnsearch::text {
 
 // Which characters end a line for the Python reader being imitated.
@@ -29,8 +31,9 @@ class WordCounter {
 
   // Counts the words of one line as util::LineReader returns it (no "\n").
   void add_line(std::string_view line);
-  // Counts every line of `path` ("-" = stdin); invalid UTF-8 throws util::Error.
-  void add_file(const std::string& path);
+  // Counts every line of `path` ("-" = stdin); invalid UTF-8 throws util::Error unless
+  // `invalid` asks for U+FFFD replacement.
+  void add_file(const std::string& path, util::InvalidUtf8 invalid = util::InvalidUtf8::kError);
 
   // Every distinct word with its count, in first-occurrence order.
   const std::vector<WordCount>& counts() const { return counts_; }
