@@ -112,30 +112,13 @@ int run(int argc, char** argv) {
   all.add(io).add(bleu).add(chrf).add(ter).add(stats).add(unsupported).add(general);
   po::options_description hidden;
   hidden.add_options()("refs", po::value(&cfg.references)->multitoken(), "reference files");
-  po::options_description parse_set;
-  parse_set.add(all).add(hidden);
   po::positional_options_description positional;
   positional.add("refs", -1);
-
-  po::variables_map vm;
-  po::store(po::command_line_parser(rnnsearch::util::expand_aliases(argc, argv, kSacrebleuAliases))
-                .options(parse_set)
-                .positional(positional)
-                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                .run(),
-            vm);
-  po::notify(vm);
-
-  if (common.help) {
-    std::cout << kSynopsis << "\n" << all << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+  const rnnsearch::util::ToolInfo tool{"nmt-bleu", kSynopsis, " (scores as sacreBLEU 2.6.0)"};
+  if (rnnsearch::util::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kSacrebleuAliases), all,
+                                          common, &hidden, &positional)) {
     return rnnsearch::util::kExitOk;
   }
-  if (common.version) {
-    std::cout << rnnsearch::util::version_line("nmt-bleu") << " (scores as sacreBLEU "
-              << "2.6.0)\n";
-    return rnnsearch::util::kExitOk;
-  }
-  common.validate();
   if (!test_set.empty() || !langpair.empty() || !origlang.empty() || !subset.empty() || detail) {
     throw UsageError("test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
                      "give the reference files: nmt-bleu REF... -i HYP");

@@ -27,30 +27,7 @@ const char* kUsage =
     "       nmt-bpe undo [-i FILE] [-o FILE] [-s SEP]\n"
     "Learns, applies and undoes byte-pair encoding exactly as subword-nmt does.\n";
 
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& options) {
-  po::variables_map vm;
-  po::store(po::command_line_parser(args)
-                .options(options)
-                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                .run(),
-            vm);
-  po::notify(vm);
-  return vm;
-}
-
-// Handles --help and --version; true when the tool should stop.
-bool answered(const rnnsearch::util::CommonOptions& common, const po::options_description& options) {
-  if (common.help) {
-    std::cout << kUsage << "\n" << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
-    return true;
-  }
-  if (common.version) {
-    std::cout << rnnsearch::util::version_line("nmt-bpe") << "\n";
-    return true;
-  }
-  common.validate();
-  return false;
-}
+const rnnsearch::util::ToolInfo kTool{"nmt-bpe", kUsage, ""};
 
 int learn(const std::vector<std::string>& args) {
   rnnsearch::text::BpeLearnOptions cfg;
@@ -74,8 +51,7 @@ int learn(const std::vector<std::string>& args) {
       ("replace-invalid", po::bool_switch(&replace_invalid),
        "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
-  parse(args, options);
-  if (answered(common, options)) return rnnsearch::util::kExitOk;
+  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (cfg.symbols < 0) throw UsageError("--symbols must be >= 0, got " + std::to_string(cfg.symbols));
 
   std::vector<rnnsearch::text::WordCount> words;
@@ -118,8 +94,7 @@ int apply(const std::vector<std::string>& args) {
       ("replace-invalid", po::bool_switch(&pipeline.replace_invalid),
        "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
-  parse(args, options);
-  if (answered(common, options)) return rnnsearch::util::kExitOk;
+  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (codes_path.empty()) throw UsageError("nmt-bpe apply needs --codes FILE");
   if (cfg.separator.empty()) throw UsageError("--separator must not be empty");
 
@@ -144,8 +119,7 @@ int undo(const std::vector<std::string>& args) {
       ("replace-invalid", po::bool_switch(&pipeline.replace_invalid),
        "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
-  parse(args, options);
-  if (answered(common, options)) return rnnsearch::util::kExitOk;
+  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   pipeline.threads = common.resolved_threads();
   rnnsearch::util::map_lines(input, output, pipeline,
                              [&separator](std::string_view line) { return rnnsearch::text::undo_bpe(line, separator); });

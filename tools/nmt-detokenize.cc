@@ -33,24 +33,14 @@ int run(int argc, char** argv) {
       ("unbuffered,b", po::bool_switch(&unbuffered), "handle and flush one line at a time");
   rnnsearch::util::add_common_options(options, common);
 
-  po::variables_map vm;
-  po::store(po::command_line_parser(rnnsearch::util::expand_aliases(argc, argv, kMosesAliases))
-                .options(options)
-                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                .run(),
-            vm);
-  po::notify(vm);
-  if (common.help) {
-    std::cout << "Usage: nmt-detokenize [-l LANG] [options] < tokenized > text\n"
-                 "Joins tokens back into text as Moses detokenizer.perl does.\n\n"
-              << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+  const rnnsearch::util::ToolInfo tool{"nmt-detokenize",
+                                       "Usage: nmt-detokenize [-l LANG] [options] < tokenized > text\n"
+                                       "Joins tokens back into text as Moses detokenizer.perl does.\n",
+                                       ""};
+  if (rnnsearch::util::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
+                                          common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (common.version) {
-    std::cout << rnnsearch::util::version_line("nmt-detokenize") << "\n";
-    return rnnsearch::util::kExitOk;
-  }
-  common.validate();
   cfg.unescape = !no_unescape;
   pipeline.threads = common.resolved_threads();
   pipeline.line_by_line = unbuffered;

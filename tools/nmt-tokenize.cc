@@ -43,24 +43,15 @@ int run(int argc, char** argv) {
       ("unbuffered,b", po::bool_switch(&unbuffered), "handle and flush one line at a time");
   rnnsearch::util::add_common_options(options, common);
 
-  po::variables_map vm;
-  po::store(po::command_line_parser(rnnsearch::util::expand_aliases(argc, argv, kMosesAliases))
-                .options(options)
-                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                .run(),
-            vm);
-  po::notify(vm);
-  if (common.help) {
-    std::cout << "Usage: nmt-tokenize [-l LANG] [-a] [--no-escape] [options] < raw > tokenized\n"
-                 "Tokenizes text as Moses tokenizer.perl does, one output line per input line.\n\n"
-              << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+  const rnnsearch::util::ToolInfo tool{
+      "nmt-tokenize",
+      "Usage: nmt-tokenize [-l LANG] [-a] [--no-escape] [options] < raw > tokenized\n"
+      "Tokenizes text as Moses tokenizer.perl does, one output line per input line.\n",
+      ""};
+  if (rnnsearch::util::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
+                                          common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (common.version) {
-    std::cout << rnnsearch::util::version_line("nmt-tokenize") << "\n";
-    return rnnsearch::util::kExitOk;
-  }
-  common.validate();
   if (pipeline.batch_lines == 0) throw rnnsearch::util::UsageError("--batch-lines must be >= 1, got 0");
   cfg.escape = !no_escape;
   pipeline.threads = common.resolved_threads();

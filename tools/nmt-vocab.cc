@@ -27,25 +27,15 @@ int run(int argc, char** argv) {
        "keep at most this many tokens, the most frequent (0 = no limit)")
       ("replace-invalid", po::bool_switch(&replace_invalid), "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
-  po::variables_map vm;
-  po::store(po::command_line_parser(argc, argv)
-                .options(options)
-                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                .run(),
-            vm);
-  po::notify(vm);
-  if (common.help) {
-    std::cout << "Usage: nmt-vocab [-i FILE...] [-o VOCAB] [--min-count N] [--max-size N]\n"
-                 "Counts the space-separated tokens of the input and writes 'token count' lines, most\n"
-                 "frequent first, ties in order of first occurrence (subword-nmt get_vocab format).\n\n"
-              << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+  const rnnsearch::util::ToolInfo tool{
+      "nmt-vocab",
+      "Usage: nmt-vocab [-i FILE...] [-o VOCAB] [--min-count N] [--max-size N]\n"
+      "Counts the space-separated tokens of the input and writes 'token count' lines, most\n"
+      "frequent first, ties in order of first occurrence (subword-nmt get_vocab format).\n",
+      ""};
+  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (common.version) {
-    std::cout << rnnsearch::util::version_line("nmt-vocab") << "\n";
-    return rnnsearch::util::kExitOk;
-  }
-  common.validate();
   if (cfg.min_count < 0) throw rnnsearch::util::UsageError("--min-count must be >= 0, got " + std::to_string(cfg.min_count));
   const auto vocab = rnnsearch::text::build_vocab(
       inputs.empty() ? std::vector<std::string>{"-"} : inputs, cfg,

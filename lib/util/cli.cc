@@ -39,6 +39,30 @@ std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<st
   return args;
 }
 
+bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& args,
+                        const po::options_description& options, const CommonOptions& common,
+                        const po::options_description* hidden, const po::positional_options_description* positional) {
+  po::options_description all;
+  all.add(options);
+  if (hidden) all.add(*hidden);
+  po::command_line_parser parser(args);
+  parser.options(all).style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
+  if (positional) parser.positional(*positional);
+  po::variables_map vm;
+  po::store(parser.run(), vm);
+  po::notify(vm);
+  if (common.help) {
+    std::cout << tool.usage << "\n" << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
+    return true;
+  }
+  if (common.version) {
+    std::cout << version_line(tool.name) << tool.version_note << "\n";
+    return true;
+  }
+  common.validate();
+  return false;
+}
+
 std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {

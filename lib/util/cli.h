@@ -31,6 +31,22 @@ void add_common_options(boost::program_options::options_description& options, Co
 // Boost.Program_options would read as bundled short options.
 std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<std::string, std::string>& aliases);
 
+// What --help and --version print for a tool.
+struct ToolInfo {
+  std::string name;          // "nmt-tokenize"
+  std::string usage;         // synopsis and a sentence on what it does, newline-terminated
+  std::string version_note;  // appended to the version line, e.g. " (scores as sacreBLEU 2.6.0)"
+};
+
+// Parses `args` (already alias-expanded) against `options` (plus hidden options and
+// positionals, when given), prints --help or --version on stdout, and validates the
+// common options. Returns true when --help or --version was answered: the tool then
+// exits 0. Throws program_options errors and UsageError for bad command lines.
+bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& args,
+                        const boost::program_options::options_description& options, const CommonOptions& common,
+                        const boost::program_options::options_description* hidden = nullptr,
+                        const boost::program_options::positional_options_description* positional = nullptr);
+
 // "nmt-bleu (rnnsearch) 0.1.0"
 std::string version_line(const std::string& tool);
 

@@ -25,27 +25,13 @@
 #include <vector>
 
 #include "support/run_process.h"
+#include "support/gzip_text.h"
 #include "support/shared_data.h"
 
 namespace rt = rnnsearch::testing;
 
 namespace {
 
-std::vector<std::string> gunzip_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  if (!pipe) return lines;
-  char* buf = nullptr;
-  size_t cap = 0;
-  ssize_t len;
-  while ((len = getline(&buf, &cap, pipe)) > 0) {
-    if (buf[len - 1] == '\n') --len;
-    lines.emplace_back(buf, static_cast<size_t>(len));
-  }
-  free(buf);
-  pclose(pipe);
-  return lines;
-}
 
 std::string drop_words(const std::string& line, std::size_t line_number) {
   std::istringstream in(line);
@@ -58,10 +44,6 @@ std::string drop_words(const std::string& line, std::size_t line_number) {
   return out;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 }  // namespace
 
@@ -76,7 +58,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> ref;
   for (const char* lang : {"en", "de", "fr", "cs"}) {
     const std::string path = rt::shared_path(std::string("data/multi30k/train.") + lang + ".gz");
-    for (auto& line : gunzip_lines(path)) {
+    for (auto& line : rt::gunzip_lines(path)) {
       if (ref.size() < 100000) ref.push_back(std::move(line));
     }
   }
@@ -129,7 +111,7 @@ int main(int argc, char** argv) {
       }
       line = result.out.substr(0, result.out.find('\n'));
     }
-    const double m = median(seconds);
+    const double m = rt::median(seconds);
     std::printf("%-6s %10.3f %14.0f %12.2f %9.1fx  %s\n", task.name, m, 100000 / m, task.sacrebleu_seconds,
                 task.sacrebleu_seconds / m, line.substr(line.find(" = ")).c_str());
   }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "support/gzip_text.h"
 #include "support/shared_data.h"
 #include "text/bpe_apply.h"
 #include "text/bpe_learn.h"
@@ -26,26 +27,7 @@ namespace tx = rnnsearch::text;
 
 namespace {
 
-std::vector<std::string> gunzip_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  if (!pipe) return lines;
-  char* buf = nullptr;
-  size_t cap = 0;
-  ssize_t len;
-  while ((len = getline(&buf, &cap, pipe)) > 0) {
-    if (buf[len - 1] == '\n') --len;
-    lines.emplace_back(buf, static_cast<size_t>(len));
-  }
-  free(buf);
-  pclose(pipe);
-  return lines;
-}
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 double thread_cpu_seconds() {
   timespec t{};
@@ -67,7 +49,7 @@ Timing median_seconds(int runs, F&& f) {
     cpu.push_back(thread_cpu_seconds() - cpu_start);
     wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
-  return {median(wall), median(cpu)};
+  return {rt::median(wall), rt::median(cpu)};
 }
 
 void report(const char* task, std::size_t lines, Timing t, double reference) {
@@ -89,8 +71,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--only")) only = argv[i + 1];
   }
   const std::string dir = rt::shared_path("golden/bpe/");
-  const auto de = gunzip_lines(dir + "input/train.tok.de.gz");
-  const auto en = gunzip_lines(dir + "input/train.tok.en.gz");
+  const auto de = rt::gunzip_lines(dir + "input/train.tok.de.gz");
+  const auto en = rt::gunzip_lines(dir + "input/train.tok.en.gz");
   if (de.size() != 29000 || en.size() != 29000) {
     std::fprintf(stderr, "bpe_bench: could not read golden/bpe/input/train.tok.{de,en}.gz under %s\n",
                  rt::shared_dir().c_str());

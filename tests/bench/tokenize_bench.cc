@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/gzip_text.h"
 #include "support/shared_data.h"
 #include "text/nonbreaking_prefixes.h"
 #include "text/tokenizer.h"
@@ -20,26 +21,7 @@ namespace text = rnnsearch::text;
 
 namespace {
 
-std::vector<std::string> gunzip_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  if (!pipe) return lines;
-  char* buf = nullptr;
-  size_t cap = 0;
-  ssize_t len;
-  while ((len = getline(&buf, &cap, pipe)) > 0) {
-    if (buf[len - 1] == '\n') --len;
-    lines.emplace_back(buf, static_cast<size_t>(len));
-  }
-  free(buf);
-  pclose(pipe);
-  return lines;
-}
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 // Median wall time of `runs` passes over `lines`.
 double time_tokenize(const text::Tokenizer& tokenizer, const std::vector<std::string>& lines, int runs) {
@@ -51,7 +33,7 @@ double time_tokenize(const text::Tokenizer& tokenizer, const std::vector<std::st
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   if (bytes == 0) std::fprintf(stderr, "tokenize_bench: empty output\n");
-  return median(seconds);
+  return rt::median(seconds);
 }
 
 }  // namespace
@@ -61,7 +43,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
   }
-  const std::vector<std::string> train = gunzip_lines(rt::shared_path("data/multi30k/train.en.gz"));
+  const std::vector<std::string> train = rt::gunzip_lines(rt::shared_path("data/multi30k/train.en.gz"));
   if (train.empty()) {
     std::fprintf(stderr, "tokenize_bench: could not read Multi30k train.en under %s\n", rt::shared_dir().c_str());
     return 1;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "support/golden_cases.h"
+#include "support/gzip_text.h"
 #include "support/run_process.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
@@ -11,15 +12,6 @@ namespace rt = rnnsearch::testing;
 
 namespace {
 
-std::string gunzip(const std::string& path) {
-  std::string out;
-  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  char buf[65536];
-  std::size_t n;
-  while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  if (pipe) pclose(pipe);
-  return out;
-}
 
 rt::ProcessResult run(const std::string& tool, std::vector<std::string> args, const std::string& input = "") {
   args.insert(args.begin(), rt::tool_path(tool));
@@ -32,8 +24,8 @@ BOOST_AUTO_TEST_CASE(learn_apply_vocab_match_subword_nmt_through_the_cli) {
   const std::string bpe = rt::shared_path("golden/bpe/");
   if (!rt::require_shared(bpe + "codes.8000")) return;
   rt::TempDir dir;
-  const auto de = dir.write("train.tok.de", gunzip(bpe + "input/train.tok.de.gz"));
-  const auto en = dir.write("train.tok.en", gunzip(bpe + "input/train.tok.en.gz"));
+  const auto de = dir.write("train.tok.de", rt::gunzip_text(bpe + "input/train.tok.de.gz"));
+  const auto en = dir.write("train.tok.en", rt::gunzip_text(bpe + "input/train.tok.en.gz"));
   const auto codes = (dir.path() / "codes").string();
   const auto learned = run("nmt-bpe", {"learn", "-i", de, en, "-s", "8000", "-o", codes});
   BOOST_TEST_REQUIRE(learned.exit_code == 0, learned.err);

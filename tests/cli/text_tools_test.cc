@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "support/golden_cases.h"
+#include "support/gzip_text.h"
 #include "support/run_process.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
@@ -14,15 +15,6 @@ namespace rt = rnnsearch::testing;
 
 namespace {
 
-std::string gunzip(const std::string& path) {
-  std::string out;
-  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  char buf[65536];
-  std::size_t n;
-  while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  if (pipe) pclose(pipe);
-  return out;
-}
 
 rt::ProcessResult run(const std::string& tool, std::vector<std::string> args, const std::string& input) {
   args.insert(args.begin(), rt::tool_path(tool));
@@ -52,7 +44,7 @@ BOOST_AUTO_TEST_CASE(multi30k_preprocessing_is_reproduced) {
   const std::string raw = rt::shared_path("data/multi30k/val.de.gz");
   if (!rt::require_shared(raw)) return;
   const auto r = run("nmt-tokenize", {"-l", "de", "--lowercase", "--normalize-punctuation", "--threads", "2"},
-                     gunzip(raw));
+                     rt::gunzip_text(raw));
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.out == rt::read_file(rt::shared_path("golden/moses/multi30k_tok/val.lc.norm.tok.de")));
 }

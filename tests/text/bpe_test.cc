@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "support/golden_cases.h"
+#include "support/gzip_text.h"
 #include "support/shared_data.h"
 #include "text/bpe_apply.h"
 #include "text/bpe_codes.h"
@@ -22,21 +23,6 @@ namespace {
 
 std::string golden(const std::string& relative) { return rt::shared_path("golden/bpe/" + relative); }
 
-std::vector<std::string> gunzip_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  BOOST_REQUIRE(pipe);
-  std::string text;
-  char buf[1 << 16];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, n);
-  pclose(pipe);
-  std::size_t start = 0;
-  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-    lines.push_back(text.substr(start, nl - start));
-  }
-  if (start < text.size()) lines.push_back(text.substr(start));
-  return lines;
-}
 
 std::vector<std::string> file_lines(const std::string& path) {
   std::vector<std::string> lines = rt::split(rt::read_file(path), '\n');
@@ -204,8 +190,8 @@ BOOST_AUTO_TEST_CASE(golden_small_val_en) {
 
 BOOST_AUTO_TEST_CASE(golden_learn_8000_joint) {
   if (!rt::require_shared(golden("codes.8000"))) return;
-  auto lines = gunzip_lines(golden("input/train.tok.de.gz"));
-  for (auto& line : gunzip_lines(golden("input/train.tok.en.gz"))) lines.push_back(std::move(line));
+  auto lines = rnnsearch::testing::gunzip_lines(golden("input/train.tok.de.gz"));
+  for (auto& line : rnnsearch::testing::gunzip_lines(golden("input/train.tok.en.gz"))) lines.push_back(std::move(line));
   BOOST_TEST(lines.size() == 58000u);
   BOOST_TEST(codes_text(learn_from_lines(lines, 8000)) == rt::read_file(golden("codes.8000")));
 }
@@ -216,7 +202,7 @@ BOOST_AUTO_TEST_CASE(golden_apply_8000) {
   for (const std::string lang : {"de", "en"}) {
     BOOST_TEST(apply_lines(bpe, file_lines(golden("input/val.tok." + lang))) ==
                rt::read_file(golden("val.tok.bpe8000." + lang)));
-    const std::string train = apply_lines(bpe, gunzip_lines(golden("input/train.tok." + lang + ".gz")));
+    const std::string train = apply_lines(bpe, rnnsearch::testing::gunzip_lines(golden("input/train.tok." + lang + ".gz")));
     BOOST_TEST(vocab_text(train) == rt::read_file(golden("vocab.train.bpe8000." + lang)));
   }
   BOOST_TEST(apply_lines(bpe, file_lines(golden("input/tricky.tok-en.noesc"))) ==

@@ -8,6 +8,7 @@
 
 #include "support/golden_cases.h"
 #include "support/run_process.h"
+#include "support/gzip_text.h"
 #include "support/shared_data.h"
 #include "text/detokenizer.h"
 #include "text/tokenizer.h"
@@ -17,16 +18,6 @@ namespace tx = rnnsearch::text;
 
 namespace {
 
-// Lines of a gzip file, through the system's gzip (the tests link no zlib).
-std::vector<std::string> read_gzip_lines(const std::string& path) {
-  std::string gzip = "/usr/bin/gzip";
-  if (!std::filesystem::exists(gzip)) gzip = "/bin/gzip";
-  const rt::ProcessResult result = rt::run_process({gzip, "-dc", path});
-  BOOST_TEST_REQUIRE(result.exit_code == 0, "gzip -dc " << path << ": " << result.err);
-  std::vector<std::string> lines = rt::split(result.out, '\n');
-  if (!lines.empty() && lines.back().empty()) lines.pop_back();
-  return lines;
-}
 
 // Share of lines x with detok(tok(x)) == x.
 double round_trip_rate(const std::string& language, const std::vector<std::string>& lines) {
@@ -52,7 +43,7 @@ BOOST_AUTO_TEST_CASE(multi30k_train_comes_back_unchanged) {
   for (const std::string language : {"en", "de", "fr"}) {
     const std::string path = rt::shared_path("data/multi30k/train." + language + ".gz");
     if (!rt::require_shared(path)) continue;
-    const std::vector<std::string> lines = read_gzip_lines(path);
+    const std::vector<std::string> lines = rt::gunzip_lines(path);
     const double rate = round_trip_rate(language, lines);
     BOOST_TEST_MESSAGE("train." << language << ": detok(tok(x)) == x on " << rate * 100 << "% of "
                                 << lines.size() << " lines");

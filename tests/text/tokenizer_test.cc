@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/golden_cases.h"
+#include "support/gzip_text.h"
 #include "support/shared_data.h"
 #include "text/nonbreaking_prefixes.h"
 #include "text/tokenizer.h"
@@ -59,16 +60,6 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 std::vector<std::string> read_lines(const std::string& path) { return lines_of(rt::read_file(path)); }
 
-std::vector<std::string> gunzip_lines(const std::string& path) {
-  std::string text;
-  FILE* pipe = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  BOOST_REQUIRE_MESSAGE(pipe != nullptr, "cannot run gzip on " << path);
-  char buffer[1 << 16];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) text.append(buffer, n);
-  BOOST_REQUIRE_MESSAGE(pclose(pipe) == 0, "gzip -dc failed on " << path);
-  return lines_of(text);
-}
 
 // (file, 1-based line) -> reason, from tokenizer_known_differences.tsv.
 std::map<std::pair<std::string, std::size_t>, std::string> known_differences() {
@@ -243,7 +234,7 @@ BOOST_AUTO_TEST_CASE(reproduces_the_multi30k_tokenized_files) {
     for (const std::string split : {"val", "test_2016_flickr"}) {
       const std::string raw = rt::shared_path("data/multi30k/" + split + "." + language + ".gz");
       if (!rt::require_shared(raw)) continue;
-      check_golden("multi30k_tok/" + split + ".lc.norm.tok." + language, gunzip_lines(raw), tokenizer);
+      check_golden("multi30k_tok/" + split + ".lc.norm.tok." + language, rnnsearch::testing::gunzip_lines(raw), tokenizer);
     }
   }
 }
