@@ -1,0 +1,43 @@
+#include "math/gemm.h"
+
+#include <cblas.h>
+
+#include "util/error.h"
+
+namespace rnnsearch::math {
+namespace {
+
+std::string shape(Eigen::Index rows, Eigen::Index cols) {
+  return "[" + std::to_string(rows) + " x " + std::to_string(cols) + "]";
+}
+
+CBLAS_TRANSPOSE to_cblas(Transpose t) { return t == Transpose::kYes ? CblasTrans : CblasNoTrans; }
+
+}  // namespace
+
+void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda,
+              const float* b, int ldb, float beta, float* c, int ldc) {
+  if (m == 0 || n == 0) return;
+  cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& c, float alpha, float beta,
+          const char* what) {
+  const Eigen::Index m = ta == Transpose::kNo ? a.rows() : a.cols();
+  const Eigen::Index k = ta == Transpose::kNo ? a.cols() : a.rows();
+  const Eigen::Index kb = tb == Transpose::kNo ? b.rows() : b.cols();
+  const Eigen::Index n = tb == Transpose::kNo ? b.cols() : b.rows();
+  if (k != kb || c.rows() != m || c.cols() != n) {
+    throw util::Error(std::string(what) + ": cannot multiply op(A) " + shape(m, k) + " by op(B) " + shape(kb, n) +
+                      " into C " + shape(c.rows(), c.cols()));
+  }
+  gemm_raw(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.data(),
+           static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),
+           static_cast<int>(c.cols()));
+}
+
+void set_gemm_threads(int threads) { openblas_set_num_threads(threads < 1 ? 1 : threads); }
+
+int gemm_threads() { return openblas_get_num_threads(); }
+
+}  // namespace rnnsearch::math

@@ -1,0 +1,27 @@
+#pragma once
+// The one matrix-product entry point: C = alpha * op(A) * op(B) + beta * C over
+// row-major float matrices. Every layer multiplies through here, so the backend
+// (OpenBLAS's cblas_sgemm today; a bf16 AMX backend later) changes in one place.
+#include <string>
+
+#include "math/types.h"
+
+namespace rnnsearch::math {
+
+enum class Transpose { kNo, kYes };
+
+// c: [M x N] = alpha * op(a): [M x K] * op(b): [K x N] + beta * c.
+// Throws util::Error naming `what` and both shapes when they do not fit.
+void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& c, float alpha = 1.0f,
+          float beta = 0.0f, const char* what = "gemm");
+
+// The same over raw row-major buffers with leading dimensions, for views into larger
+// buffers (one time step of a [T*B x d] sequence, say).
+void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda,
+              const float* b, int ldb, float beta, float* c, int ldc);
+
+// Threads the backend may use for one product (1 keeps it in the calling thread).
+void set_gemm_threads(int threads);
+int gemm_threads();
+
+}  // namespace rnnsearch::math

@@ -1,0 +1,71 @@
+// math::gemm against a naive product, for every transpose combination, with
+// accumulation (beta) and shape errors.
+#include <boost/test/unit_test.hpp>
+#include <random>
+
+#include "math/gemm.h"
+#include "util/error.h"
+
+using namespace rnnsearch::math;
+
+namespace {
+
+Matrix random_matrix(int rows, int cols, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Matrix m(rows, cols);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) m(i, j) = u(rng);
+  return m;
+}
+
+// c = alpha * op(a) op(b) + beta * c, one multiply-add at a time, in double.
+Matrix naive(const Matrix& a, bool ta, const Matrix& b, bool tb, const Matrix& c, float alpha, float beta) {
+  const Matrix oa = ta ? Matrix(a.transpose()) : a;
+  const Matrix ob = tb ? Matrix(b.transpose()) : b;
+  Matrix out(c.rows(), c.cols());
+  for (int i = 0; i < out.rows(); ++i) {
+    for (int j = 0; j < out.cols(); ++j) {
+      double sum = 0;
+      for (int k = 0; k < oa.cols(); ++k) sum += static_cast<double>(oa(i, k)) * ob(k, j);
+      out(i, j) = static_cast<float>(alpha * sum + beta * c(i, j));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(gemm_suite)
+
+BOOST_AUTO_TEST_CASE(matches_a_naive_product_for_every_transpose) {
+  std::mt19937 rng(7);
+  const int m = 13, n = 7, k = 29;
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      const Matrix a = ta ? random_matrix(k, m, rng) : random_matrix(m, k, rng);
+      const Matrix b = tb ? random_matrix(n, k, rng) : random_matrix(k, n, rng);
+      Matrix c = random_matrix(m, n, rng);
+      const Matrix expected = naive(a, ta, b, tb, c, 0.5f, 2.0f);
+      gemm(a, ta ? Transpose::kYes : Transpose::kNo, b, tb ? Transpose::kYes : Transpose::kNo, c, 0.5f, 2.0f);
+      BOOST_TEST((c - expected).cwiseAbs().maxCoeff() < 1e-4f);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(wrong_shapes_are_an_error_naming_both) {
+  Matrix a(2, 3), b(4, 5), c(2, 5);
+  try {
+    gemm(a, Transpose::kNo, b, Transpose::kNo, c, 1.0f, 0.0f, "attention keys");
+    BOOST_FAIL("no error");
+  } catch (const rnnsearch::util::Error& e) {
+    BOOST_TEST(std::string(e.what()) ==
+               "attention keys: cannot multiply op(A) [2 x 3] by op(B) [4 x 5] into C [2 x 5]");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(empty_products_leave_c_alone) {
+  Matrix a(0, 3), b(3, 4), c(0, 4);
+  BOOST_CHECK_NO_THROW(gemm(a, Transpose::kNo, b, Transpose::kNo, c));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
