@@ -1,0 +1,42 @@
+#pragma once
+// Every trainable matrix lives in one registry: name, value, gradient. Optimizers,
+// gradient clipping, serialization and gradient checks walk it; layers keep references
+// to their own entries. Addresses are stable for the registry's lifetime.
+#include <cstddef>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "math/types.h"
+
+namespace rnnsearch::nn {
+
+struct Parameter {
+  std::string name;        // "decoder.gru.W_input"
+  math::Matrix value;      // [rows x cols]
+  math::Matrix gradient;   // same shape; backward passes add into it
+};
+
+class ParameterRegistry {
+ public:
+  // A new zero-valued parameter. Throws util::Error when the name is taken.
+  Parameter& add(const std::string& name, int rows, int cols);
+  // Throws util::Error naming the parameter when it does not exist.
+  Parameter& get(const std::string& name);
+  const Parameter& get(const std::string& name) const;
+
+  // In registration order.
+  std::vector<Parameter*> all();
+  std::vector<const Parameter*> all() const;
+
+  void zero_gradients();
+  // Total number of scalars.
+  std::size_t scalar_count() const;
+
+ private:
+  std::deque<Parameter> parameters_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+}  // namespace rnnsearch::nn
