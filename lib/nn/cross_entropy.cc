@@ -1,0 +1,116 @@
+#include "nn/cross_entropy.h"
+
+#include <cmath>
+#include <string>
+
+#include "util/error.h"
+
+namespace rnnsearch::nn {
+namespace {
+
+void check_sizes(const math::Matrix& logits, const std::vector<std::int32_t>& targets, const math::Matrix* mask) {
+  if (logits.cols() < 1) throw util::Error("cross-entropy: logits have no columns (vocabulary size 0)");
+  if (static_cast<Eigen::Index>(targets.size()) != logits.rows()) {
+    throw util::Error("cross-entropy: " + std::to_string(targets.size()) + " targets for logits of [" +
+                      std::to_string(logits.rows()) + " x " + std::to_string(logits.cols()) +
+                      "], expected one per row");
+  }
+  if (mask && mask->size() != logits.rows()) {
+    throw util::Error("cross-entropy: mask [" + std::to_string(mask->rows()) + " x " + std::to_string(mask->cols()) +
+                      "] has " + std::to_string(mask->size()) + " entries for logits of [" +
+                      std::to_string(logits.rows()) + " x " + std::to_string(logits.cols()) +
+                      "], expected one per row");
+  }
+}
+
+void check_target(std::int32_t target, Eigen::Index row, Eigen::Index vocabulary) {
+  if (target < 0 || target >= vocabulary) {
+    throw util::Error("cross-entropy: target id " + std::to_string(target) + " at row " + std::to_string(row) +
+                      " is outside the vocabulary [0, " + std::to_string(vocabulary) + ")");
+  }
+}
+
+// Row weight r of a mask in row order (row-major over any shape).
+float weight_of(const math::Matrix& mask, Eigen::Index row) {
+  const float w = mask.data()[row];
+  if (!(w >= 0.0f)) {
+    throw util::Error("cross-entropy: mask weight " + std::to_string(w) + " at row " + std::to_string(row) +
+                      " is negative or not a number");
+  }
+  return w;
+}
+
+// logsumexp of one row, with the row maximum subtracted before exponentiating.
+double log_sum_exp(const math::Matrix& logits, Eigen::Index row) {
+  const auto z = logits.row(row);
+  const float max = z.maxCoeff();
+  const double sum = (z.array() - max).exp().sum();
+  return static_cast<double>(max) + std::log(sum);
+}
+
+}  // namespace
+
+CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vector<std::int32_t>& targets,
+                                      const math::Matrix& mask, float label_smoothing, math::Matrix* d_logits) {
+  check_sizes(logits, targets, &mask);
+  if (!(label_smoothing >= 0.0f && label_smoothing < 1.0f)) {
+    throw util::Error("cross-entropy: label smoothing must be in [0, 1), got " + std::to_string(label_smoothing));
+  }
+  const Eigen::Index n = logits.rows(), vocabulary = logits.cols();
+  const double eps = label_smoothing;
+  if (d_logits) d_logits->resize(n, vocabulary);  // d_logits: [N x V]
+
+  CrossEntropySum result;
+  for (Eigen::Index r = 0; r < n; ++r) {
+    const float w = weight_of(mask, r);
+    if (w == 0.0f) {
+      if (d_logits) d_logits->row(r).setZero();
+      continue;
+    }
+    const std::int32_t target = targets[r];
+    check_target(target, r, vocabulary);
+    const auto z = logits.row(r);
+    const float max = z.maxCoeff();
+    double sum = 0.0;
+    if (d_logits) {
+      auto d = d_logits->row(r);
+      d = (z.array() - max).exp().matrix();
+      sum = d.sum();
+    } else {
+      sum = (z.array() - max).exp().sum();
+    }
+    const double lse = static_cast<double>(max) + std::log(sum);
+    double row_loss = lse - static_cast<double>(z(target));
+    if (eps > 0.0) {
+      const double mean_z = z.cast<double>().sum() / static_cast<double>(vocabulary);
+      row_loss = (1.0 - eps) * row_loss + eps * (lse - mean_z);
+    }
+    result.loss += static_cast<double>(w) * row_loss;
+    ++result.tokens;
+
+    if (d_logits) {
+      // d = w * (p - q): p = exp(z - max) / sum, q = (1 - eps) onehot(target) + eps / V.
+      auto d = d_logits->row(r);
+      d *= static_cast<float>(1.0 / sum);
+      d(target) -= static_cast<float>(1.0 - eps);
+      if (eps > 0.0) d.array() -= static_cast<float>(eps / static_cast<double>(vocabulary));
+      d *= w;
+    }
+  }
+  return result;
+}
+
+std::vector<double> target_log_probabilities(const math::Matrix& logits, const std::vector<std::int32_t>& targets,
+                                             const math::Matrix* mask) {
+  check_sizes(logits, targets, mask);
+  const Eigen::Index n = logits.rows(), vocabulary = logits.cols();
+  std::vector<double> log_p(static_cast<std::size_t>(n), 0.0);
+  for (Eigen::Index r = 0; r < n; ++r) {
+    if (mask && weight_of(*mask, r) == 0.0f) continue;
+    check_target(targets[r], r, vocabulary);
+    log_p[r] = static_cast<double>(logits(r, targets[r])) - log_sum_exp(logits, r);
+  }
+  return log_p;
+}
+
+}  // namespace rnnsearch::nn

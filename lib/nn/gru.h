@@ -1,0 +1,104 @@
+#pragma once
+// Gated recurrent unit (Cho et al. 2014; Bahdanau et al. 2015, appendix A), the reset gate
+// applied to the previous state before the recurrent product:
+//   z_t  = sigmoid(x_t W_z + h_{t-1} U_z + b_z)
+//   r_t  = sigmoid(x_t W_r + h_{t-1} U_r + b_r)
+//   h~_t = tanh(x_t W_h + (r_t . h_{t-1}) U_h + b_h)
+//   h_t  = (1 - z_t) . h_{t-1} + z_t . h~_t
+// Parameters: "<name>.W" [in x 3H] = [W_z | W_r | W_h], "<name>.b" [1 x 3H] = [b_z | b_r | b_h],
+// "<name>.U_zr" [H x 2H] = [U_z | U_r], "<name>.U_h" [H x H].
+//
+// The input side is one GEMM over a whole sequence (project_inputs: p = x W + b,
+// [(T*B) x 3H]); only the recurrent products run per step (step: [B x H] by U). The
+// decoder calls project_inputs / step / step_backward / project_inputs_backward itself;
+// the encoder calls forward / backward, which run the steps over a padded batch.
+//
+// Masking: a batch is T steps of B sentences, rows ordered t*B + b, with a mask [T x B]
+// (1 = real token, 0 = padding; nothing else allowed). At a padded step the state is
+// carried over unchanged (h_t = h_{t-1}): the step's input, gates and parameters get no
+// gradient, and the gradient of h_t flows straight into h_{t-1}.
+//
+// Direction: kRightToLeft processes positions T-1 down to 0 with the same masking. For a
+// right-padded sentence of length L the padded positions T-1..L come first and leave the
+// initial state untouched, so the recurrence reads tokens L-1, ..., 0 starting from h0,
+// exactly as a right-to-left pass over the unpadded sentence; no permutation is needed.
+// states row t*B + b is always the state after reading position t (for a padded position:
+// the carried state, i.e. h0 for right-to-left, the last real state for left-to-right).
+#include <string>
+#include <vector>
+
+#include "math/types.h"
+#include "nn/parameters.h"
+
+namespace rnnsearch::nn {
+
+class Gru {
+ public:
+  enum class Direction { kLeftToRight, kRightToLeft };
+
+  // What one step keeps for its backward pass; buffers are reused across calls.
+  struct StepCache {
+    math::Matrix h_prev;       // [B x H] the state the step started from
+    math::Matrix gates;        // [B x 3H] z | r | h~, after their nonlinearities
+    math::Matrix reset_state;  // [B x H] r . h_prev
+    mutable math::Matrix d_gates;  // [B x 3H] backward scratch: gradient of the pre-activations
+  };
+
+  // What forward keeps for backward over a whole sequence; buffers are reused across calls.
+  struct SequenceCache {
+    Direction direction = Direction::kLeftToRight;
+    math::Matrix x;                // [(T*B) x in] copy of the inputs (for dW)
+    math::Matrix mask;             // [T x B]
+    math::Matrix projected;        // [(T*B) x 3H] x W + b
+    std::vector<StepCache> steps;  // steps[t]: the step at position t (size >= T)
+    mutable math::Matrix d_projected;  // [(T*B) x 3H] backward scratch
+    mutable math::Matrix dh_step;      // [B x H] backward scratch: gradient into one step's output
+    mutable math::Matrix dh_carry;     // [B x H] backward scratch: gradient flowing to the earlier state
+  };
+
+  // Registers "<name>.W", "<name>.b", "<name>.U_zr" and "<name>.U_h".
+  Gru(ParameterRegistry& parameters, const std::string& name, int input_dim, int hidden_dim);
+
+  // projected: [N x 3H] = x: [N x in] W + b (resized). One GEMM over a whole sequence.
+  void project_inputs(const math::Matrix& x, math::Matrix& projected) const;
+  // Backward of project_inputs: dW += x^T dp (one GEMM), db += sum_rows(dp), and
+  // *dx += dp W^T when dx is given ([N x in]).
+  void project_inputs_backward(const math::Matrix& x, const math::Matrix& d_projected, math::Matrix* dx) const;
+
+  // One recurrent step. projected: [B x 3H] (this step's rows of project_inputs, or any
+  // input projection the caller computed), h_prev: [B x H], h: [B x H] (resized; may be
+  // the same matrix as h_prev). Fills cache.
+  void step(const math::Matrix& projected, const math::Matrix& h_prev, math::Matrix& h, StepCache& cache) const;
+  // Backward of step for dh: [B x H]: adds into the U_zr and U_h gradients, into
+  // d_projected: [B x 3H] and into dh_prev: [B x H] (both must have those shapes).
+  void step_backward(const StepCache& cache, const math::Matrix& dh, math::Matrix& d_projected,
+                     math::Matrix& dh_prev) const;
+
+  // The whole sequence. x: [(T*B) x in], mask: [T x B], h0: [B x H];
+  // states: [(T*B) x H] (resized), row t*B + b = state of sentence b after position t.
+  void forward(const math::Matrix& x, const math::Matrix& mask, const math::Matrix& h0, SequenceCache& cache,
+               math::Matrix& states, Direction direction = Direction::kLeftToRight) const;
+  // Backpropagation through time for d_states: [(T*B) x H], then through project_inputs.
+  // Adds into all four parameter gradients, into *dx ([(T*B) x in]) and *dh0 ([B x H])
+  // when given.
+  void backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx,
+                math::Matrix* dh0) const;
+
+  int input_dim() const { return static_cast<int>(input_weight_.value.rows()); }
+  int hidden_dim() const { return static_cast<int>(recurrent_h_.value.rows()); }
+
+ private:
+  // The step over raw row-major buffers: projected [B x 3H], h_prev / h [B x H].
+  void step_rows(const float* projected, const float* h_prev, float* h, int batch, StepCache& cache) const;
+  // Backward of step_rows: writes the pre-activation gradients into d_gates [B x 3H]
+  // (overwriting), adds into dh_prev [B x H] and into the U gradients.
+  void step_backward_rows(const StepCache& cache, const float* dh, float* d_gates, float* dh_prev,
+                          int batch) const;
+
+  Parameter& input_weight_;   // W: [in x 3H]
+  Parameter& bias_;           // b: [1 x 3H]
+  Parameter& recurrent_zr_;   // U_zr: [H x 2H]
+  Parameter& recurrent_h_;    // U_h: [H x H]
+};
+
+}  // namespace rnnsearch::nn
