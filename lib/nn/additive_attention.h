@@ -1,0 +1,75 @@
+#pragma once
+// Additive (Bahdanau) attention, Bahdanau et al. 2015, appendix A.1.2:
+//   K = H U_a                                  once per batch (precompute_keys)
+//   q = s W_a + b_a                            per decoder step, s = s_{i-1}
+//   e_bj = v_a^T tanh(q_b + K_{j,b})           for sentence b, source position j
+//   alpha_b = masked softmax over j of e_b     padded positions get weight exactly 0
+//   c_b = sum_j alpha_bj h_{j,b}
+// Shapes: H: [(S*B) x 2n] and K: [(S*B) x A] laid out [S x B] (row j*B + b is position j of
+// sentence b), s: [B x m], source mask: [S x B] (1 = real token, 0 = padding), U_a: [2n x A],
+// W_a: [m x A], b_a: [1 x A], v_a: [A x 1], c: [B x 2n], alpha: [B x S].
+//   backward:  d_alpha = d_c H_b^T (+ d_weights),  d_e = softmax backward,
+//              d_pre = (d_e v_a^T) (1 - tanh^2),   dK += d_pre,  dv_a += tanh^T d_e,
+//              d_q = sum_j d_pre,  dW_a += s^T d_q,  db_a += sum_b d_q,  ds += d_q W_a^T,
+//              dH += alpha^T d_c;  keys_backward: dU_a += H^T dK,  dH += dK U_a^T
+// A sentence whose mask is all zero gets zero weights and a zero context.
+#include <string>
+#include <vector>
+
+#include "math/types.h"
+#include "nn/parameters.h"
+
+namespace rnnsearch::nn {
+
+class AdditiveAttention {
+ public:
+  // What step_backward needs, filled by step. Buffers are reused from step to step, so
+  // keeping one cache per decoder step allocates only on the first batch of a new shape.
+  struct StepCache {
+    const math::Matrix* annotations = nullptr;  // H: [(S*B) x 2n]; must outlive the cache
+    math::Matrix query;                          // s: [B x m]
+    math::Matrix hidden;                         // tanh(q_b + K_{j,b}): [(S*B) x A], 0 at padding
+    math::Matrix weights;                        // alpha: [B x S]
+    std::vector<int> span;                       // per sentence: last real position + 1
+    // Scratch reused by step and step_backward.
+    math::Matrix projected_query;                // q: [B x A]
+    mutable math::Matrix scores;                 // e: [(S*B) x 1] in step; d_e in step_backward
+    mutable math::Matrix scores_bs;              // e: [B x S] in step; d_e: [B x S] in step_backward
+    mutable math::Matrix d_weights;              // d_alpha: [B x S]
+    mutable math::Matrix d_projected_query;      // d_q: [B x A]
+    mutable math::Matrix d_pre;                  // d_pre of one row: [1 x A]
+  };
+
+  // Registers "<name>.U" [2n x A], "<name>.W" [m x A], "<name>.b" [1 x A], "<name>.v" [A x 1].
+  AdditiveAttention(ParameterRegistry& parameters, const std::string& name, int annotation_dim, int query_dim,
+                    int attention_dim);
+
+  // keys: [(S*B) x A] (resized) = annotations: [(S*B) x 2n] U_a, one GEMM per batch.
+  void precompute_keys(const math::Matrix& annotations, math::Matrix& keys) const;
+  // dU_a += H^T dK (one GEMM); d_annotations: [(S*B) x 2n] += dK U_a^T.
+  void keys_backward(const math::Matrix& annotations, const math::Matrix& d_keys, math::Matrix& d_annotations) const;
+
+  // One decoder step. query: [B x m], annotations: [(S*B) x 2n], keys: [(S*B) x A] from
+  // precompute_keys, source_mask: [S x B]. context: [B x 2n] and weights: [B x S] are
+  // resized. Throws util::Error naming the parameter and both shapes when a shape is wrong.
+  void step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
+            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context, math::Matrix& weights) const;
+  // Adds parameter gradients (except U_a's, see keys_backward) and input gradients:
+  // d_query: [B x m], d_annotations: [(S*B) x 2n], d_keys: [(S*B) x A], all already shaped.
+  // d_context: [B x 2n]; d_weights: [B x S] or null when nothing depends on the weights.
+  // Gradients at padded positions stay zero.
+  void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
+                     math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys) const;
+
+  int annotation_dim() const { return static_cast<int>(keys_weight_.value.rows()); }
+  int query_dim() const { return static_cast<int>(query_weight_.value.rows()); }
+  int attention_dim() const { return static_cast<int>(keys_weight_.value.cols()); }
+
+ private:
+  Parameter& keys_weight_;   // U_a: [2n x A]
+  Parameter& query_weight_;  // W_a: [m x A]
+  Parameter& bias_;          // b_a: [1 x A]
+  Parameter& score_weight_;  // v_a: [A x 1]
+};
+
+}  // namespace rnnsearch::nn
