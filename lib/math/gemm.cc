@@ -1,15 +1,13 @@
 #include "math/gemm.h"
 
+#include "math/shape_check.h"
+
 #include <cblas.h>
 
 #include "util/error.h"
 
 namespace rnnsearch::math {
 namespace {
-
-std::string shape(Eigen::Index rows, Eigen::Index cols) {
-  return "[" + std::to_string(rows) + " x " + std::to_string(cols) + "]";
-}
 
 CBLAS_TRANSPOSE to_cblas(Transpose t) { return t == Transpose::kYes ? CblasTrans : CblasNoTrans; }
 
@@ -28,8 +26,8 @@ void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& 
   const Eigen::Index kb = tb == Transpose::kNo ? b.rows() : b.cols();
   const Eigen::Index n = tb == Transpose::kNo ? b.cols() : b.rows();
   if (k != kb || c.rows() != m || c.cols() != n) {
-    throw util::Error(std::string(what) + ": cannot multiply op(A) " + shape(m, k) + " by op(B) " + shape(kb, n) +
-                      " into C " + shape(c.rows(), c.cols()));
+    throw util::Error(std::string(what) + ": cannot multiply op(A) " + shape_text(m, k) + " by op(B) " + shape_text(kb, n) +
+                      " into C " + shape_text(c.rows(), c.cols()));
   }
   gemm_raw(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.data(),
            static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),

@@ -1,5 +1,7 @@
 #include "math/softmax.h"
 
+#include "math/shape_check.h"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -7,20 +9,6 @@
 #include "util/error.h"
 
 namespace rnnsearch::math {
-namespace {
-
-std::string shape(Eigen::Index rows, Eigen::Index cols) {
-  return "[" + std::to_string(rows) + " x " + std::to_string(cols) + "]";
-}
-
-void check_shape(const Matrix& m, Eigen::Index rows, Eigen::Index cols, const char* what) {
-  if (m.rows() != rows || m.cols() != cols) {
-    throw util::Error(std::string(what) + " is " + shape(m.rows(), m.cols()) + ", expected " + shape(rows, cols));
-  }
-}
-
-}  // namespace
-
 void masked_softmax(const Matrix& scores, const Matrix& mask, MaskLayout layout, Matrix& probs) {
   const Eigen::Index rows = scores.rows(), cols = scores.cols();  // scores: [B x S]
   if (layout == MaskLayout::kSame) {

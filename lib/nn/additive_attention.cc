@@ -1,20 +1,18 @@
 #include "nn/additive_attention.h"
 
+#include "math/shape_check.h"
+
 #include "math/gemm.h"
 #include "math/softmax.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
+
+using math::check_shape;
+using math::shape_text;
 namespace {
 
 using math::Transpose;
-
-void check_shape(const math::Matrix& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
-  if (m.rows() != rows || m.cols() != cols) {
-    throw util::Error(what + " is [" + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + "], expected [" +
-                      std::to_string(rows) + " x " + std::to_string(cols) + "]");
-  }
-}
 
 }  // namespace
 

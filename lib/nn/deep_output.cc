@@ -1,18 +1,15 @@
 #include "nn/deep_output.h"
 
+#include "math/shape_check.h"
+
 #include "math/gemm.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
-namespace {
 
-template <typename M>
-void check_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
-  if (m.rows() != rows || m.cols() != cols) {
-    throw util::Error(what + " is [" + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + "], expected [" +
-                      std::to_string(rows) + " x " + std::to_string(cols) + "]");
-  }
-}
+using math::check_shape;
+using math::shape_text;
+namespace {
 
 int checked_dim(int dim, const std::string& name, const char* what) {
   if (dim < 1) throw util::Error(name + ": " + what + " must be at least 1, got " + std::to_string(dim));

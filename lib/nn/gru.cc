@@ -1,22 +1,17 @@
 #include "nn/gru.h"
 
+#include "math/shape_check.h"
+
 #include "math/gemm.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
+
+using math::check_shape;
+using math::shape_text;
 namespace {
 
 using math::Transpose;
-
-std::string shape(Eigen::Index rows, Eigen::Index cols) {
-  return "[" + std::to_string(rows) + " x " + std::to_string(cols) + "]";
-}
-
-void check_shape(const math::Matrix& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
-  if (m.rows() != rows || m.cols() != cols) {
-    throw util::Error(what + " is " + shape(m.rows(), m.cols()) + ", expected " + shape(rows, cols));
-  }
-}
 
 }  // namespace
 
@@ -121,7 +116,7 @@ void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::M
                   math::Matrix& states, Direction direction) const {
   const Eigen::Index T = mask.rows(), B = mask.cols();
   const int H = hidden_dim();
-  check_shape(x, T * B, input_dim(), input_weight_.name + " input x (mask is " + shape(T, B) + ")");
+  check_shape(x, T * B, input_dim(), input_weight_.name + " input x (mask is " + shape_text(T, B) + ")");
   check_shape(h0, B, H, recurrent_h_.name + " initial state h0");
   for (Eigen::Index i = 0; i < mask.size(); ++i) {
     const float m = mask.data()[i];

@@ -1,20 +1,14 @@
 #include "nn/linear.h"
 
+#include "math/shape_check.h"
+
 #include "math/gemm.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
-namespace {
 
-void check_shape(const math::Matrix& m, Eigen::Index rows, Eigen::Index cols, const std::string& what) {
-  if (m.rows() != rows || m.cols() != cols) {
-    throw util::Error(what + " is [" + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) + "], expected [" +
-                      std::to_string(rows) + " x " + std::to_string(cols) + "]");
-  }
-}
-
-}  // namespace
-
+using math::check_shape;
+using math::shape_text;
 Linear::Linear(ParameterRegistry& parameters, const std::string& name, int input_dim, int output_dim, bool bias)
     : weight_(parameters.add(name + ".W", input_dim, output_dim)) {
   if (bias) bias_ = &parameters.add(name + ".b", 1, output_dim);
