@@ -1,12 +1,12 @@
 #include "math/gemm.h"
 
-#include "math/shape_check.h"
-
 #include <cblas.h>
 
+#include "math/shape_check.h"
 #include "util/error.h"
 
 namespace rnnsearch::math {
+
 namespace {
 
 CBLAS_TRANSPOSE to_cblas(Transpose t) { return t == Transpose::kYes ? CblasTrans : CblasNoTrans; }

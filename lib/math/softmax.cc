@@ -1,14 +1,14 @@
 #include "math/softmax.h"
 
-#include "math/shape_check.h"
-
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "math/shape_check.h"
 #include "util/error.h"
 
 namespace rnnsearch::math {
+
 void masked_softmax(const Matrix& scores, const Matrix& mask, MaskLayout layout, Matrix& probs) {
   const Eigen::Index rows = scores.rows(), cols = scores.cols();  // scores: [B x S]
   if (layout == MaskLayout::kSame) {

@@ -1,7 +1,6 @@
 #include "nn/additive_attention.h"
 
 #include "math/shape_check.h"
-
 #include "math/gemm.h"
 #include "math/softmax.h"
 #include "util/error.h"
@@ -10,6 +9,7 @@ namespace rnnsearch::nn {
 
 using math::check_shape;
 using math::shape_text;
+
 namespace {
 
 using math::Transpose;

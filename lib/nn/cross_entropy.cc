@@ -6,6 +6,7 @@
 #include "util/error.h"
 
 namespace rnnsearch::nn {
+
 namespace {
 
 void check_sizes(const math::Matrix& logits, const std::vector<std::int32_t>& targets, const math::Matrix* mask) {

@@ -1,7 +1,6 @@
 #include "nn/deep_output.h"
 
 #include "math/shape_check.h"
-
 #include "math/gemm.h"
 #include "util/error.h"
 
@@ -9,6 +8,7 @@ namespace rnnsearch::nn {
 
 using math::check_shape;
 using math::shape_text;
+
 namespace {
 
 int checked_dim(int dim, const std::string& name, const char* what) {

@@ -1,7 +1,6 @@
 #include "nn/linear.h"
 
 #include "math/shape_check.h"
-
 #include "math/gemm.h"
 #include "util/error.h"
 
@@ -9,6 +8,7 @@ namespace rnnsearch::nn {
 
 using math::check_shape;
 using math::shape_text;
+
 Linear::Linear(ParameterRegistry& parameters, const std::string& name, int input_dim, int output_dim, bool bias)
     : weight_(parameters.add(name + ".W", input_dim, output_dim)) {
   if (bias) bias_ = &parameters.add(name + ".b", 1, output_dim);
