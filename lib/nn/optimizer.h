@@ -1,0 +1,68 @@
+#pragma once
+// Optimizers update every parameter of a registry from its accumulated gradient. They
+// keep one state matrix (or two) per parameter, aligned with the registry's order; the
+// learning rate comes with each step so that schedules (warm-up, decay on plateau) stay
+// outside. State is exposed for checkpoints.
+#include <string>
+#include <vector>
+
+#include "math/types.h"
+#include "nn/parameters.h"
+
+namespace rnnsearch::nn {
+
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  // One update with the registry's current gradients (which it leaves as they are).
+  // Throws util::Error if the registry's parameters changed since the first step.
+  virtual void step(ParameterRegistry& parameters, float learning_rate) = 0;
+  virtual std::string name() const = 0;
+  // Per-parameter state matrices and the step count, for checkpoints.
+  virtual std::vector<math::Matrix*> state() = 0;
+  long steps() const { return steps_; }
+  void set_steps(long steps) { steps_ = steps; }
+
+ protected:
+  // Sizes `slots` state matrices per parameter on the first step; checks them after.
+  void prepare(ParameterRegistry& parameters, std::vector<std::vector<math::Matrix>>& state, int slots);
+  long steps_ = 0;
+};
+
+// Adam (Kingma & Ba 2015) with bias correction:
+//   m = b1 m + (1-b1) g;  v = b2 v + (1-b2) g^2;  w -= lr * m^ / (sqrt(v^) + eps),
+//   m^ = m / (1 - b1^t),  v^ = v / (1 - b2^t).
+class Adam : public Optimizer {
+ public:
+  Adam(float beta1 = 0.9f, float beta2 = 0.999f, float epsilon = 1e-8f);
+  void step(ParameterRegistry& parameters, float learning_rate) override;
+  std::string name() const override { return "adam"; }
+  std::vector<math::Matrix*> state() override;
+
+ private:
+  float beta1_, beta2_, epsilon_;
+  std::vector<std::vector<math::Matrix>> moments_;  // per parameter: {m, v}
+};
+
+// Adadelta (Zeiler 2012), the optimizer of Bahdanau et al. (rho 0.95, eps 1e-6):
+//   E[g^2] = rho E[g^2] + (1-rho) g^2;  dx = -sqrt(E[dx^2] + eps) / sqrt(E[g^2] + eps) * g;
+//   E[dx^2] = rho E[dx^2] + (1-rho) dx^2;  w += lr * dx  (lr 1 in the paper).
+class Adadelta : public Optimizer {
+ public:
+  Adadelta(float rho = 0.95f, float epsilon = 1e-6f);
+  void step(ParameterRegistry& parameters, float learning_rate) override;
+  std::string name() const override { return "adadelta"; }
+  std::vector<math::Matrix*> state() override;
+
+ private:
+  float rho_, epsilon_;
+  std::vector<std::vector<math::Matrix>> averages_;  // per parameter: {E[g^2], E[dx^2]}
+};
+
+// The L2 norm of all gradients together (NaN or inf when any gradient is).
+double gradient_norm(const ParameterRegistry& parameters);
+// Scales all gradients so that their joint norm is at most max_norm (no-op when
+// max_norm <= 0 or the norm is not finite). Returns the norm before clipping.
+double clip_gradient_norm(ParameterRegistry& parameters, double max_norm);
+
+}  // namespace rnnsearch::nn
