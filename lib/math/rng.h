@@ -1,0 +1,33 @@
+#pragma once
+// The project's random numbers: xoshiro256** seeded through splitmix64, with our own
+// uniform and Gaussian transforms, so a seed gives the same numbers on every platform
+// and standard library (std::normal_distribution does not promise that). The state is
+// four words, saved in checkpoints for exact resume.
+#include <array>
+#include <cstdint>
+
+namespace rnnsearch::math {
+
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed = 1);
+
+  std::uint64_t next();
+  // Uniform in [0, 1) with 24 random bits.
+  float uniform();
+  // Uniform integer in [0, n), unbiased.
+  std::uint64_t below(std::uint64_t n);
+  // Standard normal (Box-Muller; the second value of each pair is kept for the next call).
+  float normal();
+
+  using State = std::array<std::uint64_t, 5>;  // 4 words + the cached normal's bits and flag
+  State state() const;
+  void set_state(const State& state);
+
+ private:
+  std::array<std::uint64_t, 4> s_{};
+  bool has_spare_ = false;
+  float spare_ = 0.0f;
+};
+
+}  // namespace rnnsearch::math
