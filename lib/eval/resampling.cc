@@ -5,42 +5,13 @@
 #include <random>
 #include <thread>
 
+#include "util/rng.h"
+
 namespace rnnsearch::eval {
 namespace {
 
-// splitmix64: a small, fast, well-mixed generator; one per resample.
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n) without modulo bias (Lemire 2019).
-  std::uint64_t below(std::uint64_t n) {
-    __extension__ typedef unsigned __int128 u128;
-    u128 m = static_cast<u128>(next()) * n;
-    auto low = static_cast<std::uint64_t>(m);
-    if (low < n) {
-      const std::uint64_t threshold = (0 - n) % n;
-      while (low < threshold) {
-        m = static_cast<u128>(next()) * n;
-        low = static_cast<std::uint64_t>(m);
-      }
-    }
-    return static_cast<std::uint64_t>(m >> 64);
-  }
-
- private:
-  std::uint64_t state_;
-};
-
-std::uint64_t resample_seed(std::uint64_t seed, std::uint64_t k) {
-  SplitMix64 mix(seed ^ (0xD1B54A32D192ED03ull * (k + 1)));
-  return mix.next();
-}
+// Resample k's own generator, so results do not depend on how samples meet threads.
+util::Rng resample_rng(std::uint64_t seed, std::uint64_t k) { return util::Rng(seed ^ (0xD1B54A32D192ED03ull * (k + 1))); }
 
 // Runs body(k) for k in [0, count) on `threads` threads, each taking a contiguous block.
 template <typename Body>
@@ -85,7 +56,7 @@ std::vector<std::vector<double>> bootstrap_scores(const Metric& metric,
   const std::size_t n = systems.front()->rows();
   const std::size_t width = systems.front()->width;
   parallel_for(samples, threads, [&](int k) {
-    SplitMix64 rng(resample_seed(seed, static_cast<std::uint64_t>(k)));
+    util::Rng rng = resample_rng(seed, static_cast<std::uint64_t>(k));
     std::vector<std::vector<double>> sums(systems.size(), std::vector<double>(width, 0.0));
     for (std::size_t draw = 0; draw < n; ++draw) {
       const std::size_t i = rng.below(n);
@@ -126,7 +97,7 @@ double approximate_randomization_p_value(const Metric& metric, const StatsMatrix
   const std::size_t width = baseline.width;
   std::vector<char> exceeds(static_cast<std::size_t>(trials), 0);
   parallel_for(trials, threads, [&](int k) {
-    SplitMix64 rng(resample_seed(seed, static_cast<std::uint64_t>(k)));
+    util::Rng rng = resample_rng(seed, static_cast<std::uint64_t>(k));
     std::vector<double> a(width, 0.0), b(width, 0.0);
     for (std::size_t i = 0; i < n; ++i) {
       const bool swap = rng.next() >> 63;

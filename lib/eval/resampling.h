@@ -4,9 +4,9 @@
 // paired approximate randomization (Riezler & Maxwell 2005) against a baseline.
 //
 // Resample k draws its segment indices from its own generator, seeded from (seed, k),
-// so results do not depend on the thread count. The generator is ours (splitmix64 +
-// Lemire's unbiased bounded integers), not numpy's: figures follow sacreBLEU's method
-// but not its random stream.
+// so results do not depend on the thread count. The generator is the project's
+// (util::Rng: xoshiro256**, unbiased bounded integers), not numpy's: figures follow
+// sacreBLEU's method but not its random stream.
 #include <cstdint>
 #include <vector>
 

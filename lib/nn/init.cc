@@ -10,7 +10,7 @@ namespace {
 
 // A random orthogonal n x n matrix: Q of the QR decomposition of a Gaussian matrix,
 // with column signs fixed by R's diagonal so that Q is uniformly distributed.
-Eigen::MatrixXd random_orthogonal(Eigen::Index n, math::Rng& rng) {
+Eigen::MatrixXd random_orthogonal(Eigen::Index n, util::Rng& rng) {
   Eigen::MatrixXd g(n, n);
   for (Eigen::Index i = 0; i < g.size(); ++i) g.data()[i] = rng.normal();
   Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
@@ -24,11 +24,11 @@ Eigen::MatrixXd random_orthogonal(Eigen::Index n, math::Rng& rng) {
 
 }  // namespace
 
-void fill_normal(math::Matrix& m, float stddev, math::Rng& rng) {
+void fill_normal(math::Matrix& m, float stddev, util::Rng& rng) {
   for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = stddev * rng.normal();
 }
 
-void fill_orthogonal(math::Matrix& m, math::Rng& rng) {
+void fill_orthogonal(math::Matrix& m, util::Rng& rng) {
   const Eigen::Index rows = m.rows(), cols = m.cols();
   if (rows == 0 || cols == 0) return;
   if (cols % rows == 0) {

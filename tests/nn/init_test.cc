@@ -2,7 +2,7 @@
 // state round trip for exact resume.
 #include <boost/test/unit_test.hpp>
 
-#include "math/rng.h"
+#include "util/rng.h"
 #include "nn/init.h"
 #include "util/error.h"
 
@@ -11,7 +11,7 @@ using namespace rnnsearch;
 BOOST_AUTO_TEST_SUITE(initialization)
 
 BOOST_AUTO_TEST_CASE(orthogonal_blocks_are_orthogonal) {
-  math::Rng rng(3);
+  util::Rng rng(3);
   math::Matrix u(4, 8);
   nn::fill_orthogonal(u, rng);
   for (int b = 0; b < 2; ++b) {
@@ -24,7 +24,7 @@ BOOST_AUTO_TEST_CASE(orthogonal_blocks_are_orthogonal) {
 }
 
 BOOST_AUTO_TEST_CASE(gaussian_has_the_requested_scale_and_is_seeded) {
-  math::Rng a(42), b(42), c(43);
+  util::Rng a(42), b(42), c(43);
   math::Matrix x(100, 100), y(100, 100), z(100, 100);
   nn::fill_normal(x, 0.01f, a);
   nn::fill_normal(y, 0.01f, b);
@@ -38,12 +38,12 @@ BOOST_AUTO_TEST_CASE(gaussian_has_the_requested_scale_and_is_seeded) {
 }
 
 BOOST_AUTO_TEST_CASE(rng_state_round_trip_continues_the_stream) {
-  math::Rng rng(9);
+  util::Rng rng(9);
   rng.normal();  // leaves a cached second normal
-  const math::Rng::State saved = rng.state();
+  const util::Rng::State saved = rng.state();
   const float n1 = rng.normal(), n2 = rng.normal();
   const std::uint64_t k = rng.below(1000);
-  math::Rng restored(1);
+  util::Rng restored(1);
   restored.set_state(saved);
   BOOST_TEST(restored.normal() == n1);
   BOOST_TEST(restored.normal() == n2);
@@ -51,7 +51,7 @@ BOOST_AUTO_TEST_CASE(rng_state_round_trip_continues_the_stream) {
 }
 
 BOOST_AUTO_TEST_CASE(uniform_values_stay_in_range) {
-  math::Rng rng(5);
+  util::Rng rng(5);
   for (int i = 0; i < 10000; ++i) {
     const float u = rng.uniform();
     BOOST_TEST_REQUIRE((u >= 0.0f && u < 1.0f));

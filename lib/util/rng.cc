@@ -1,9 +1,9 @@
-#include "math/rng.h"
+#include "util/rng.h"
 
 #include <cmath>
 #include <cstring>
 
-namespace rnnsearch::math {
+namespace rnnsearch::util {
 namespace {
 
 std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
@@ -77,4 +77,4 @@ void Rng::set_state(const State& state) {
   std::memcpy(&spare_, &spare_bits, sizeof spare_);
 }
 
-}  // namespace rnnsearch::math
+}  // namespace rnnsearch::util

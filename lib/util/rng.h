@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 
-namespace rnnsearch::math {
+namespace rnnsearch::util {
 
 class Rng {
  public:
@@ -30,4 +30,4 @@ class Rng {
   float spare_ = 0.0f;
 };
 
-}  // namespace rnnsearch::math
+}  // namespace rnnsearch::util
