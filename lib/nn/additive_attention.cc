@@ -9,12 +9,7 @@ namespace rnnsearch::nn {
 
 using math::check_shape;
 using math::shape_text;
-
-namespace {
-
 using math::Transpose;
-
-}  // namespace
 
 AdditiveAttention::AdditiveAttention(ParameterRegistry& parameters, const std::string& name, int annotation_dim,
                                      int query_dim, int attention_dim)

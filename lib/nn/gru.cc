@@ -8,12 +8,7 @@ namespace rnnsearch::nn {
 
 using math::check_shape;
 using math::shape_text;
-
-namespace {
-
 using math::Transpose;
-
-}  // namespace
 
 Gru::Gru(ParameterRegistry& parameters, const std::string& name, int input_dim, int hidden_dim)
     : input_weight_(parameters.add(name + ".W", input_dim, 3 * hidden_dim)),
