@@ -1,4 +1,5 @@
 #include "eval/mteval_rules.h"
+#include "text/whitespace.h"
 
 #include <array>
 
@@ -44,7 +45,7 @@ struct ByteTables {
       const auto c = static_cast<unsigned char>(b);
       ByteClass cls = kPlain;
       if (c < 0x80) {
-        if (may_start_python_space(c)) {
+        if (text::may_start_space(c)) {
           cls = kSpace;
         } else if (is_rule1(c)) {
           cls = kAlone;
@@ -55,7 +56,7 @@ struct ByteTables {
         }
         latin[c] = chinese[c] = cls;
       } else {
-        latin[c] = may_start_python_space(c) ? kWide : kPlain;
+        latin[c] = text::may_start_space(c) ? kWide : kPlain;
         chinese[c] = c >= 0xC0 ? kWide : kPlain;
       }
     }
@@ -124,7 +125,7 @@ void apply_mteval_rules(std::string_view text, bool padded, bool (*alone)(char32
       case kWide: {
         std::size_t k = i;
         const char32_t cp = util::next_code_point(text, k);
-        if (is_python_space(cp)) {
+        if (text::is_space(cp)) {
           out.cut();
         } else if (alone && alone(cp)) {
           out.put_alone(text.substr(i, k - i));

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the sacreBLEU tokenizers: Python's str.isspace() whitespace (what
-// ' '.join(line.split()) splits on) and a writer that joins tokens with one space.
+// Shared by the sacreBLEU tokenizers: a writer that joins tokens with one space, as
+// ' '.join(line.split()) does (whitespace itself comes from text/whitespace.h).
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -10,31 +10,6 @@
 #include "eval/sacre_tokenizers.h"
 
 namespace rnnsearch::eval {
-
-// Python's str.isspace() for one code point (text::is_white_space, cached for the BMP).
-bool is_python_space(char32_t cp);
-
-// True when a UTF-8 sequence starting with byte `c` can encode a Python whitespace
-// character: ASCII whitespace, or a lead byte such as 0xC2 (U+00A0) or 0xE2 (U+2028).
-bool may_start_python_space(unsigned char c);
-
-// Python's ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and ' '.
-constexpr bool is_ascii_python_space(unsigned char c) {
-  return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F);
-}
-
-// Byte length of the non-ASCII Python whitespace character at s[i], or 0.
-std::size_t wide_python_space_length(std::string_view s, std::size_t i);
-
-// Byte length of the Python whitespace character at s[i] (valid UTF-8), or 0.
-inline std::size_t python_space_length(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) return is_ascii_python_space(c) ? 1 : 0;
-  return wide_python_space_length(s, i);
-}
-
-// Python's s.split(): appends views of `s` to `tokens`.
-void split_python(std::string_view s, std::vector<std::string_view>& tokens);
 
 // Splits `s` at each ' ' (text with exactly one space between tokens and none at
 // either end, as a TokenWriter leaves it): `tokens` gets a view of each token.

@@ -4,6 +4,7 @@
 #include "eval/tokenizer_13a.h"
 #include "eval/tokenizer_intl.h"
 #include "eval/tokenizer_zh.h"
+#include "text/whitespace.h"
 #include "util/error.h"
 #include "util/utf8.h"
 
@@ -48,11 +49,11 @@ class TokenizerChar final : public SacreTokenizer {
     for (std::size_t i = 0; i < line.size();) {
       const auto c = static_cast<unsigned char>(line[i]);
       if (c < 0x80) {
-        if (!is_ascii_python_space(c)) writer.put_alone(line.substr(i, 1));
+        if (!text::is_ascii_space(c)) writer.put_alone(line.substr(i, 1));
         ++i;
         continue;
       }
-      const std::size_t space = wide_python_space_length(line, i);
+      const std::size_t space = text::white_space_length(line, i);
       const std::size_t len = space > 0 ? space : util::sequence_length(c);
       if (space == 0) writer.put_alone(line.substr(i, len));
       i += len;

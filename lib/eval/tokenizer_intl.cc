@@ -3,6 +3,7 @@
 #include <array>
 
 #include "text/unicode.h"
+#include "text/whitespace.h"
 #include "util/utf8.h"
 
 // Rules 1 and 2 relate to each other as 13a's rules 2 and 3 do, with \p{P} for
@@ -14,7 +15,7 @@ namespace {
 enum CharClass : unsigned char { kOther = 0, kNumber = 1, kPunct = 2, kSymbol = 4, kSpace = 8 };
 
 unsigned char classify(char32_t cp) {
-  if (is_python_space(cp)) return kSpace;
+  if (text::is_space(cp)) return kSpace;
   if (text::is_punctuation(cp)) return kPunct;
   if (text::is_symbol(cp)) return kSymbol;
   if (text::is_number(cp)) return kNumber;

@@ -1,6 +1,7 @@
 #include "eval/tokenizer_zh.h"
 
 #include "eval/mteval_rules.h"
+#include "text/whitespace.h"
 
 namespace rnnsearch::eval {
 namespace {
@@ -33,12 +34,12 @@ constexpr Range kRanges[] = {
 std::string_view strip_python(std::string_view s) {
   std::size_t begin = 0;
   std::size_t len;
-  while (begin < s.size() && (len = python_space_length(s, begin)) > 0) begin += len;
+  while (begin < s.size() && (len = text::white_space_length(s, begin)) > 0) begin += len;
   std::size_t end = s.size();
   while (end > begin) {
     std::size_t start = end - 1;
     while (start > begin && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
-    if (python_space_length(s, start) == 0) break;
+    if (text::white_space_length(s, start) == 0) break;
     end = start;
   }
   return s.substr(begin, end - begin);

@@ -1,26 +1,54 @@
 #include "text/whitespace.h"
 
+#include <array>
+#include <bitset>
+#include <string>
+
 #include "text/unicode.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {
 namespace {
 
-bool is_ascii_space(unsigned char c) {
-  return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+// Whitespace in the BMP, and the UTF-8 lead bytes that can start it; built once from
+// text::is_white_space so ICU stays the one source of Unicode data.
+struct SpaceTables {
+  std::bitset<0x10000> bmp;
+  std::array<bool, 256> lead{};
+
+  SpaceTables() {
+    for (char32_t cp = 0; cp < 0x10000; ++cp) {
+      if (cp >= 0xD800 && cp < 0xE000) continue;
+      if (!is_white_space(cp)) continue;
+      bmp.set(cp);
+      std::string utf8;
+      util::append_utf8(utf8, cp);
+      lead[static_cast<unsigned char>(utf8[0])] = true;
+    }
+    // Nothing outside the BMP is whitespace today; still check 4-byte sequences, so a
+    // future Unicode version cannot slip through.
+    for (int c = 0xF0; c <= 0xF4; ++c) lead[c] = true;
+  }
+};
+
+const SpaceTables& space_tables() {
+  static const SpaceTables tables;
+  return tables;
 }
 
 }  // namespace
 
+bool is_space(char32_t cp) { return cp < 0x10000 ? space_tables().bmp.test(cp) : is_white_space(cp); }
+
+bool may_start_space(unsigned char lead) { return space_tables().lead[lead]; }
+
 std::size_t white_space_length(std::string_view s, std::size_t i) {
   const unsigned char c = static_cast<unsigned char>(s[i]);
   if (c < 0x80) return is_ascii_space(c) ? 1 : 0;
-  // Every non-ASCII space starts with 0xC2 (U+0085, U+00A0), 0xE1 (U+1680),
-  // 0xE2 (U+2000-U+205F) or 0xE3 (U+3000).
-  if (c != 0xC2 && c != 0xE1 && c != 0xE2 && c != 0xE3) return 0;
+  if (!may_start_space(c)) return 0;
   std::size_t j = i;
   const char32_t cp = util::next_code_point(s, j);
-  return is_white_space(cp) ? j - i : 0;
+  return is_space(cp) ? j - i : 0;
 }
 
 std::string_view rstrip(std::string_view s) {

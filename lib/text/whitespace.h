@@ -8,6 +8,13 @@
 
 namespace rnnsearch::text {
 
+// ASCII whitespace for Python: \t \n \v \f \r, \x1c-\x1f and ' '.
+constexpr bool is_ascii_space(unsigned char c) { return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F); }
+// Python's str.isspace() for one code point (text::is_white_space, cached for the BMP).
+bool is_space(char32_t cp);
+// True when a UTF-8 sequence starting with byte `lead` can encode whitespace.
+bool may_start_space(unsigned char lead);
+
 // Length in bytes of the whitespace character at s[i], or 0 when s[i] starts another
 // character. `s` must be valid UTF-8.
 std::size_t white_space_length(std::string_view s, std::size_t i);

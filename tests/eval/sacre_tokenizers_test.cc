@@ -11,6 +11,7 @@
 #include "eval/sacre_token_writer.h"
 #include "eval/tokenizer_zh.h"
 #include "support/shared_data.h"
+#include "text/whitespace.h"
 #include "util/error.h"
 
 namespace rnnsearch::eval {
@@ -35,7 +36,7 @@ std::vector<std::string> read_lines(const std::string& path) {
 
 std::vector<std::string> python_split(const std::string& s) {
   std::vector<std::string_view> views;
-  split_python(s, views);
+  rnnsearch::text::split_white_space(s, views);
   return {views.begin(), views.end()};
 }
 
