@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "eval/reference_lines.h"
+#include "eval/segment_vocabulary.h"
 #include "text/unicode.h"
 #include "util/error.h"
 #include "util/utf8.h"
@@ -103,7 +104,7 @@ struct Chrf::Scratch {
   std::vector<NgramMatch> word_matches;
   std::vector<double> candidate;
   NgramMatcher matcher;
-  TokenIds token_ids;
+  SegmentVocabulary token_ids;
 };
 
 Chrf::Chrf(const ReferenceSet& references, ChrfOptions options) : options_(options) {
@@ -164,7 +165,7 @@ Chrf::Chrf(const ReferenceSet& references, ChrfOptions options) : options_(optio
         for_each_word(*text, [&](std::string_view w) {
           // Field by field: a braced temporary costs a store-forwarding stall here.
           CachedWord& word = ref_words_.emplace_back();
-          word.hash = TokenIds::hash(w);
+          word.hash = SegmentVocabulary::hash(w);
           word.offset = static_cast<std::uint32_t>(w.data() - text->data());
           word.length = static_cast<std::uint32_t>(w.size());
         });
@@ -200,7 +201,7 @@ void Chrf::segment_row(std::size_t segment, const std::string& hypothesis, Scrat
     s.token_ids.clear();
     s.words.clear();
     for_each_word(text, [&](std::string_view w) {
-      s.words.push_back(s.token_ids.id(w, TokenIds::hash(w)));
+      s.words.push_back(s.token_ids.id(w, SegmentVocabulary::hash(w)));
     });
     const std::size_t hyp_words = s.words.size();
     for (std::size_t r = first; r < first + count; ++r) {

@@ -61,7 +61,7 @@ class Chrf : public Metric {
     std::size_t text_begin;              // in ref_text_
   };
   struct CachedWord {
-    std::uint64_t hash;    // TokenIds::hash
+    std::uint64_t hash;    // SegmentVocabulary::hash
     std::uint32_t offset;  // from the reference's text_begin
     std::uint32_t length;
   };

@@ -1,7 +1,6 @@
 #include "eval/ngram_matcher.h"
 
 #include <algorithm>
-#include <cstring>
 #include <type_traits>
 
 namespace rnnsearch::eval {
@@ -150,58 +149,6 @@ void NgramMatcher::match(SymbolSpan hyp, const std::vector<SymbolSpan>& refs, in
     // An (n+1)-gram match implies a match of its n-gram prefix.
     if (!any_match) break;
     live_.swap(was_live_);
-  }
-}
-
-std::uint64_t TokenIds::hash(std::string_view token) {
-  std::uint64_t h = 0x243F6A8885A308D3ull ^ token.size();
-  const char* p = token.data();
-  std::size_t left = token.size();
-  while (left > 0) {
-    std::uint64_t word = 0;
-    const std::size_t take = std::min<std::size_t>(left, 8);
-    std::memcpy(&word, p, take);
-    h = (h ^ word) * kGolden;
-    h ^= h >> 29;
-    p += take;
-    left -= take;
-  }
-  h *= 0xD6E8FEB86659FD93ull;
-  return h ^ (h >> 32);
-}
-
-void TokenIds::clear() {
-  next_id_ = 0;
-  if (++stamp_ == 0) {
-    for (Slot& slot : slots_) slot.stamp = 0;
-    stamp_ = 1;
-  }
-}
-
-void TokenIds::grow() {
-  std::vector<Slot> old(slots_.empty() ? 64 : 2 * slots_.size(), Slot{0, nullptr, 0, 0, 0});
-  old.swap(slots_);
-  const std::size_t mask = slots_.size() - 1;
-  for (const Slot& slot : old) {
-    if (slot.stamp != stamp_) continue;
-    std::size_t i = static_cast<std::size_t>(slot.hash) & mask;
-    while (slots_[i].stamp == stamp_) i = (i + 1) & mask;
-    slots_[i] = slot;
-  }
-}
-
-std::uint32_t TokenIds::id(std::string_view token, std::uint64_t hash) {
-  if (2 * (static_cast<std::size_t>(next_id_) + 1) > slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t i = static_cast<std::size_t>(hash) & mask;
-  for (;;) {
-    Slot& slot = slots_[i];
-    if (slot.stamp != stamp_) {
-      slot = Slot{hash, token.data(), static_cast<std::uint32_t>(token.size()), next_id_, stamp_};
-      return next_id_++;
-    }
-    if (slot.hash == hash && std::string_view(slot.data, slot.length) == token) return slot.id;
-    i = (i + 1) & mask;
   }
 }
 

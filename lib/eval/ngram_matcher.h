@@ -59,30 +59,4 @@ class NgramMatcher {
   std::uint32_t stamp_ = 0;
 };
 
-// Per-segment token ids for NgramMatcher's word n-grams: equal tokens get equal ids
-// (compared in full, the hash only finds them). The viewed text must outlive the segment.
-class TokenIds {
- public:
-  static std::uint64_t hash(std::string_view token);
-
-  // Forgets every token: ids restart from 0.
-  void clear();
-  std::uint32_t id(std::string_view token, std::uint64_t hash);
-
- private:
-  struct Slot {
-    std::uint64_t hash;
-    const char* data;
-    std::uint32_t length;
-    std::uint32_t id;
-    std::uint32_t stamp;  // the slot is in use only when stamp == stamp_
-  };
-
-  void grow();
-
-  std::vector<Slot> slots_;
-  std::uint32_t stamp_ = 1;
-  std::uint32_t next_id_ = 0;
-};
-
 }  // namespace rnnsearch::eval

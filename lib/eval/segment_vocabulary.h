@@ -17,6 +17,9 @@ class SegmentVocabulary {
   // The id of `token`, assigning the next one on first sight. The view must stay
   // valid until clear().
   std::uint32_t id(std::string_view token);
+  // The same with the token's hash() computed beforehand (e.g. cached with the token).
+  std::uint32_t id(std::string_view token, std::uint64_t hash);
+  static std::uint64_t hash(std::string_view token);
   std::size_t size() const { return size_; }
 
  private:

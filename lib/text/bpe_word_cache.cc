@@ -1,5 +1,7 @@
 #include "text/bpe_word_cache.h"
 
+#include "util/hash.h"
+
 namespace rnnsearch::text {
 namespace {
 
@@ -13,11 +15,7 @@ bool same_bytes(const char* stored, std::string_view word) {
 
 }  // namespace
 
-std::size_t BpeWordCache::hash(std::string_view word) {
-  std::uint64_t h = 0xCBF29CE484222325ull;
-  for (char c : word) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
-  return static_cast<std::size_t>(h ^ (h >> 29));
-}
+std::size_t BpeWordCache::hash(std::string_view word) { return static_cast<std::size_t>(util::hash_bytes(word)); }
 
 bool BpeWordCache::find(std::string_view word, std::size_t hash, std::string& out) {
   Shard& shard = shards_[hash % kShards];
