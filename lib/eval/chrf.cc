@@ -6,30 +6,17 @@
 #include "eval/reference_lines.h"
 #include "eval/segment_vocabulary.h"
 #include "text/unicode.h"
+#include "text/whitespace.h"
 #include "util/error.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::eval {
 namespace {
 
-// Python's str.isspace() for ASCII: \t \n \v \f \r, \x1c-\x1f and space.
-bool is_ascii_space(unsigned char c) {
-  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
-}
-
 // Python's string.punctuation, the only marks chrF++ splits off words.
 bool is_ascii_punct(unsigned char c) {
   return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
          (c >= 0x7B && c <= 0x7E);
-}
-
-// Byte length of the whitespace character at s[i], or 0 when s[i] starts another one.
-std::size_t space_length(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) return is_ascii_space(c) ? 1 : 0;
-  std::size_t next = i;
-  const char32_t cp = util::next_code_point(s, next);
-  return text::is_white_space(cp) ? next - i : 0;
 }
 
 // The code points of `text`, without whitespace unless `keep_space` (sacreBLEU joins
@@ -42,13 +29,13 @@ void append_chars(std::string_view text, bool keep_space, std::vector<std::uint3
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
       *put = c;
-      put += keep_space || !is_ascii_space(c) ? 1 : 0;
+      put += keep_space || !text::is_ascii_space(c) ? 1 : 0;
       ++i;
       continue;
     }
     const char32_t cp = util::next_code_point(text, i);
     *put = cp;
-    put += keep_space || !text::is_white_space(cp) ? 1 : 0;
+    put += keep_space || !text::is_space(cp) ? 1 : 0;
   }
   out.resize(static_cast<std::size_t>(put - out.data()));
 }
@@ -62,10 +49,10 @@ void for_each_word(std::string_view text, Emit&& emit) {
   std::size_t i = 0;
   for (;;) {
     std::size_t skip = 0;
-    while (i < n && (skip = space_length(text, i)) > 0) i += skip;
+    while (i < n && (skip = text::white_space_length(text, i)) > 0) i += skip;
     if (i == n) return;
     const std::size_t begin = i;
-    while (i < n && space_length(text, i) == 0) {
+    while (i < n && text::white_space_length(text, i) == 0) {
       i += util::sequence_length(static_cast<unsigned char>(text[i]));
     }
     const std::string_view word = text.substr(begin, i - begin);

@@ -27,7 +27,8 @@ bool is_alnum(char32_t cp) {
   return cp < 0x80 ? is_ascii_letter(cp) || is_ascii_digit(cp) : is_alphanumeric(cp);
 }
 
-bool is_space(char32_t cp) {
+// Perl's \s (not Python's whitespace: see text/whitespace.h for that).
+bool is_perl_whitespace(char32_t cp) {
   return cp < 0x80 ? cp == ' ' || (cp >= '\t' && cp <= '\r') : is_perl_space(cp);
 }
 
@@ -170,7 +171,7 @@ bool is_tag_line(std::string_view line) {
 
 bool is_blank_line(std::string_view line) {
   for (std::size_t i = 0; i < line.size();) {
-    if (!is_space(next_code_point(line, i))) return false;
+    if (!is_perl_whitespace(next_code_point(line, i))) return false;
   }
   return true;
 }
