@@ -89,14 +89,17 @@ int main(int argc, char** argv) {
 
   std::size_t merges = 0;
   if (only != "apply") {
-    const Timing learn = median_seconds(runs, [&] {
-      tx::WordCounter counter;
-      for (const auto& line : joint) counter.add_line(line);
-      tx::BpeLearnOptions options;
-      options.symbols = 8000;
-      merges = tx::learn_bpe(counter.counts(), options).merges.size();
-    });
-    report("learn 8000 merges, train de+en", joint.size(), learn, 10.72);
+    auto learn_on = [&](const std::vector<std::string>& lines) {
+      return median_seconds(runs, [&] {
+        tx::WordCounter counter;
+        for (const auto& line : lines) counter.add_line(line);
+        tx::BpeLearnOptions options;
+        options.symbols = 8000;
+        merges = tx::learn_bpe(counter.counts(), options).merges.size();
+      });
+    };
+    report("learn 8000 merges, train de+en", joint.size(), learn_on(joint), 10.72);
+    report("learn 8000 merges, tok.100k", tok100k.size(), learn_on(tok100k), 0);
   }
 
   const tx::BpeCodes codes = tx::read_bpe_codes(dir + "codes.8000");
