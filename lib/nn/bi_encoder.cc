@@ -20,7 +20,7 @@ BiEncoder::BiEncoder(ParameterRegistry& parameters, const std::string& name, int
       backward_gru_(parameters, name + ".backward", embedding_dim, hidden_dim) {}
 
 void BiEncoder::forward(const std::vector<std::int32_t>& ids, const math::Matrix& mask, Cache& cache,
-                        math::Matrix& annotations) const {
+                        math::Matrix& annotations, const math::Matrix* embedding_dropout) const {
   const Eigen::Index T = mask.rows(), B = mask.cols();
   const int n = hidden_dim();
   if (static_cast<Eigen::Index>(ids.size()) != T * B) {
@@ -30,6 +30,12 @@ void BiEncoder::forward(const std::vector<std::int32_t>& ids, const math::Matrix
   cache.ids = ids;
   cache.mask = mask;
   embedding_.forward(ids, cache.embedded);  // x: [(T*B) x e]
+  if (embedding_dropout) {
+    cache.dropout = *embedding_dropout;
+    cache.embedded.array() *= cache.dropout.array();
+  } else {
+    cache.dropout.resize(0, 0);
+  }
   cache.h0.setZero(B, n);                   // h0: [B x n]
   // The GRUs check the mask's values (0 or 1) and the shapes.
   forward_gru_.forward(cache.embedded, mask, cache.h0, cache.forward_cache, cache.forward_states,
@@ -69,6 +75,7 @@ void BiEncoder::backward(const Cache& cache, const math::Matrix& d_annotations) 
   cache.d_embedded.setZero(T * B, embedding_dim());  // dx: [(T*B) x e]
   forward_gru_.backward(cache.forward_cache, cache.d_forward, &cache.d_embedded, nullptr);
   backward_gru_.backward(cache.backward_cache, cache.d_backward, &cache.d_embedded, nullptr);
+  if (cache.dropout.size() > 0) cache.d_embedded.array() *= cache.dropout.array();
   // The GRUs give padded inputs no gradient, so padding ids' embedding rows get zeros added.
   embedding_.backward(cache.ids, cache.d_embedded);
 }

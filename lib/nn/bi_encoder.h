@@ -31,7 +31,8 @@ class BiEncoder {
   struct Cache {
     std::vector<std::int32_t> ids;        // T*B token ids, t*B + b
     math::Matrix mask;                    // [T x B]
-    math::Matrix embedded;                // [(T*B) x e] x = E_x[ids]
+    math::Matrix embedded;                // [(T*B) x e] x = E_x[ids] (times the dropout mask)
+    math::Matrix dropout;                 // [(T*B) x e] inverted-dropout mask, empty when none
     math::Matrix h0;                      // [B x n] zero initial state
     Gru::SequenceCache forward_cache;     // left-to-right GRU
     Gru::SequenceCache backward_cache;    // right-to-left GRU
@@ -48,9 +49,11 @@ class BiEncoder {
             int hidden_dim);
 
   // ids: T*B token ids (t*B + b), mask: [T x B]; annotations: [(T*B) x 2n] (resized),
-  // zero at padded rows. Throws util::Error when ids.size() != T*B or an id is outside [0, V).
+  // zero at padded rows. embedding_dropout, when given, is a [(T*B) x e] mask multiplied
+  // into the embeddings (kept for backward). Throws util::Error when ids.size() != T*B or
+  // an id is outside [0, V).
   void forward(const std::vector<std::int32_t>& ids, const math::Matrix& mask, Cache& cache,
-               math::Matrix& annotations) const;
+               math::Matrix& annotations, const math::Matrix* embedding_dropout = nullptr) const;
   // d_annotations: [(T*B) x 2n]; rows at padded positions are ignored. Adds into the
   // gradients of the embedding table and of both GRUs.
   void backward(const Cache& cache, const math::Matrix& d_annotations) const;

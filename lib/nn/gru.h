@@ -84,10 +84,6 @@ class Gru {
   void backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx,
                 math::Matrix* dh0) const;
 
-  int input_dim() const { return static_cast<int>(input_weight_.value.rows()); }
-  int hidden_dim() const { return static_cast<int>(recurrent_h_.value.rows()); }
-
- private:
   // The step over raw row-major buffers: projected [B x 3H], h_prev / h [B x H].
   void step_rows(const float* projected, const float* h_prev, float* h, int batch, StepCache& cache) const;
   // Backward of step_rows: writes the pre-activation gradients into d_gates [B x 3H]
@@ -95,6 +91,10 @@ class Gru {
   void step_backward_rows(const StepCache& cache, const float* dh, float* d_gates, float* dh_prev,
                           int batch) const;
 
+  int input_dim() const { return static_cast<int>(input_weight_.value.rows()); }
+  int hidden_dim() const { return static_cast<int>(recurrent_h_.value.rows()); }
+
+ private:
   Parameter& input_weight_;   // W: [in x 3H]
   Parameter& bias_;           // b: [1 x 3H]
   Parameter& recurrent_zr_;   // U_zr: [H x 2H]

@@ -18,6 +18,9 @@ class Optimizer {
   // Throws util::Error if the registry's parameters changed since the first step.
   virtual void step(ParameterRegistry& parameters, float learning_rate) = 0;
   virtual std::string name() const = 0;
+  // Sizes the state for `parameters` (zeros) if no step has done it yet, so that a
+  // checkpoint's state can be copied in before the first step.
+  virtual void allocate_state(ParameterRegistry& parameters) = 0;
   // Per-parameter state matrices and the step count, for checkpoints.
   virtual std::vector<math::Matrix*> state() = 0;
   long steps() const { return steps_; }
@@ -37,6 +40,7 @@ class Adam : public Optimizer {
   Adam(float beta1 = 0.9f, float beta2 = 0.999f, float epsilon = 1e-8f);
   void step(ParameterRegistry& parameters, float learning_rate) override;
   std::string name() const override { return "adam"; }
+  void allocate_state(ParameterRegistry& parameters) override { prepare(parameters, moments_, 2); }
   std::vector<math::Matrix*> state() override;
 
  private:
@@ -52,6 +56,7 @@ class Adadelta : public Optimizer {
   Adadelta(float rho = 0.95f, float epsilon = 1e-6f);
   void step(ParameterRegistry& parameters, float learning_rate) override;
   std::string name() const override { return "adadelta"; }
+  void allocate_state(ParameterRegistry& parameters) override { prepare(parameters, averages_, 2); }
   std::vector<math::Matrix*> state() override;
 
  private:

@@ -1,0 +1,58 @@
+#pragma once
+// Mini-batches in the layout the model reads: T positions of B right-padded sentences,
+// ids and rows ordered t*B + b, masks [T x B] (1 = real token, 0 = padding).
+//   source:        x_1 .. x_L </s>            (padded with <pad>)
+//   target_input:  <s> y_1 .. y_M             (what the decoder reads at each step)
+//   target_output: y_1 .. y_M </s>            (what it must predict)
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "data/corpus.h"
+#include "math/types.h"
+
+namespace rnnsearch::data {
+
+struct Batch {
+  int sentences = 0;      // B
+  int source_length = 0;  // S (longest source + 1)
+  int target_length = 0;  // T (longest target + 1)
+  std::vector<std::int32_t> source;         // S*B
+  math::Matrix source_mask;                 // [S x B]
+  std::vector<std::int32_t> target_input;   // T*B
+  std::vector<std::int32_t> target_output;  // T*B
+  math::Matrix target_mask;                 // [T x B]
+  std::vector<std::size_t> indices;         // corpus index of each sentence
+
+  std::size_t target_tokens() const;  // real target tokens (</s> included)
+};
+
+// The batch of corpus sentences `indices`, in that order. Source-only batches (for
+// translation) leave the target fields empty.
+Batch make_batch(const std::vector<std::vector<std::int32_t>>& source,
+                 const std::vector<std::vector<std::int32_t>>* target, const std::vector<std::size_t>& indices);
+inline Batch make_batch(const ParallelCorpus& corpus, const std::vector<std::size_t>& indices) {
+  return make_batch(corpus.source, &corpus.target, indices);
+}
+
+// Cuts indices (sorted by length, as a batch's are) into `parts` consecutive groups with
+// nearly equal target tokens, for data-parallel threads. Fewer groups when there are
+// fewer sentences; never an empty group.
+std::vector<std::vector<std::size_t>> split_for_threads(const ParallelCorpus& corpus,
+                                                        const std::vector<std::size_t>& indices, int parts);
+
+struct BatchingOptions {
+  int sentences = 64;         // sentences per batch (when target_tokens is 0)
+  int target_tokens = 0;      // > 0: batches of about this many target tokens (padding included)
+  int sort_window = 20;       // batches per window sorted by length (1 = no sorting)
+  bool shuffle = true;
+};
+
+// The batches of one epoch: the corpus shuffled with a generator seeded by (seed, epoch),
+// cut into windows of sort_window batches, each sorted by (target, source) length and cut
+// into batches, then the batch order shuffled. The same (seed, epoch) always gives the
+// same batches, so training resumes at a batch index.
+std::vector<std::vector<std::size_t>> epoch_batches(const ParallelCorpus& corpus, const BatchingOptions& options,
+                                                    std::uint64_t seed, long epoch);
+
+}  // namespace rnnsearch::data

@@ -1,0 +1,52 @@
+#pragma once
+// Line-aligned parallel text read into token ids. Line counts must agree, every line is
+// checked, and nothing is dropped silently: what filtering removes is counted and the
+// first removed line is named.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/vocabulary.h"
+
+namespace rnnsearch::data {
+
+// What to do with a pair whose source or target has more than max_length tokens.
+enum class LongPairs {
+  kSkip,      // leave it out of training (counted in ParallelCorpus::skipped_long)
+  kError,     // util::Error naming the file and line
+  kTruncate,  // keep the first max_length tokens of each side
+};
+
+struct CorpusOptions {
+  std::size_t max_length = 50;  // tokens per side, before </s> (0 = no limit)
+  LongPairs long_pairs = LongPairs::kSkip;
+  bool allow_unknown = true;    // false: a token missing from the vocabulary is an error
+  bool skip_empty = true;       // pairs with an empty side are left out (else an error)
+};
+
+struct ParallelCorpus {
+  std::vector<std::vector<std::int32_t>> source;  // ids without </s>
+  std::vector<std::vector<std::int32_t>> target;
+  std::vector<std::size_t> line_numbers;          // 1-based line of each kept pair
+  std::size_t lines = 0;                          // lines read from each file
+  std::size_t skipped_long = 0, skipped_empty = 0;
+  std::size_t first_skipped_line = 0;             // 0 when nothing was skipped
+  std::size_t unknown_tokens = 0;                 // tokens mapped to <unk>
+
+  std::size_t size() const { return source.size(); }
+  std::size_t target_tokens() const;  // with one </s> per sentence
+};
+
+// Reads both files line by line. Throws util::Error for: a file that cannot be read, an
+// empty file, different line counts ("train.en has 99 lines, train.de has 100"), invalid
+// UTF-8, long or empty pairs or unknown tokens when the options make them errors, and a
+// corpus with no pair left. Messages name the file and line.
+ParallelCorpus read_parallel_corpus(const std::string& source_path, const std::string& target_path,
+                                    const Vocabulary& source_vocabulary, const Vocabulary& target_vocabulary,
+                                    const CorpusOptions& options);
+
+// The ids of one sentence (tokens split on spaces); unknown tokens become <unk>.
+std::vector<std::int32_t> to_ids(const std::string& line, const Vocabulary& vocabulary);
+
+}  // namespace rnnsearch::data

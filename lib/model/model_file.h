@@ -1,0 +1,42 @@
+#pragma once
+// The model file: a fixed header, then a Boost.Serialization binary archive.
+//   header: magic "RNNSRCH\n", format version, file kind, sizeof(float), the bits of
+//           1.0f (byte order), payload size and a 64-bit hash of the payload
+//   payload: config, source and target vocabularies, parameters (name, shape, values),
+//            then, in a checkpoint, the trainer's state (written by the caller)
+// Reading refuses, with a message naming the file: another kind of file, a newer format
+// version, another float layout, a truncated file (size) and a corrupt one (hash).
+// Writing goes through util::AtomicFileWriter: the old file stays until the new one is whole.
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "data/vocabulary.h"
+#include "model/rnnsearch.h"
+
+namespace rnnsearch::model {
+
+constexpr std::uint32_t kModelFormatVersion = 1;
+
+enum class FileKind : std::uint32_t { kModel = 1, kCheckpoint = 2 };
+
+struct LoadedModel {
+  std::unique_ptr<RnnSearch> model;
+  data::Vocabulary source_vocabulary, target_vocabulary;
+};
+
+using ExtraWriter = std::function<void(boost::archive::binary_oarchive&)>;
+using ExtraReader = std::function<void(boost::archive::binary_iarchive&)>;
+
+void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
+                      const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,
+                      const ExtraWriter& extra = {});
+
+// Reads a file of `kind` (a model file is also read from a checkpoint's model part).
+LoadedModel read_model_file(const std::string& path, FileKind kind = FileKind::kModel,
+                            const ExtraReader& extra = {});
+
+}  // namespace rnnsearch::model

@@ -1,0 +1,107 @@
+#pragma once
+// RNNsearch (Bahdanau, Cho and Bengio 2015, appendix A) composed from nn/ layers:
+//   h_j   = [fwd_j; bwd_j]                    BiEncoder over E_x x_j
+//   s_0   = tanh(mean_j(h_j) W_s + b_s)       masked mean over the real source positions
+//   c_i   = attention(s_{i-1}, h)             AdditiveAttention, keys h U_a once per batch
+//   s_i   = GRU(s_{i-1}, [E_y y_{i-1}; c_i])
+//   t_i   = maxout_2(s_{i-1} U_o + E_y y_{i-1} V_o + c_i C_o + b_o)     DeepOutput
+//   p(y_i) = softmax(t_i W_out + b_out)       W_out = E_y^T with tied embeddings
+// Dropout (inverted) on both embeddings and on t_i, in training only.
+//
+// Speed structure (DESIGN.md): the target-embedding half of the decoder GRU's input
+// projection, the deep output and the softmax layer each run as one GEMM over all target
+// rows of a batch (the softmax layer over real rows only); only the attention, the
+// context half of the input projection and the recurrent products run per step. Their
+// weight gradients are again one GEMM over all rows after the backward loop.
+//
+// One object holds one set of parameters and the scratch buffers of one batch: data-
+// parallel training keeps one replica per thread.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "data/batch.h"
+#include "math/types.h"
+#include "model/config.h"
+#include "nn/additive_attention.h"
+#include "nn/bi_encoder.h"
+#include "nn/cross_entropy.h"
+#include "nn/deep_output.h"
+#include "nn/embedding.h"
+#include "nn/gru.h"
+#include "nn/linear.h"
+#include "nn/parameters.h"
+#include "util/rng.h"
+
+namespace rnnsearch::model {
+
+enum class Initialization {
+  kPaper,   // appendix B.1: orthogonal recurrent blocks, N(0, 0.01^2) weights, N(0, 0.001^2) attention, zero biases
+  kXavier,  // orthogonal recurrent blocks, Glorot-scaled Gaussian weights, zero biases (trains faster)
+};
+
+struct LossOptions {
+  float dropout = 0.0f;          // probability of zeroing an embedding or deep-output unit
+  float label_smoothing = 0.0f;  // eps of nn::softmax_cross_entropy
+};
+
+// The encoder's results for a batch of B sentences, what every decoder step reads.
+struct EncoderOutput {
+  int sentences = 0, source_length = 0;  // B, S
+  math::Matrix annotations;              // h: [(S*B) x 2n]
+  math::Matrix keys;                     // h U_a: [(S*B) x A]
+  math::Matrix source_mask;              // [S x B]
+  math::Matrix initial_state;            // s_0: [B x m]
+};
+
+class RnnSearch {
+ public:
+  explicit RnnSearch(const ModelConfig& config);
+  ~RnnSearch();
+  RnnSearch(const RnnSearch&) = delete;
+  RnnSearch& operator=(const RnnSearch&) = delete;
+
+  const ModelConfig& config() const { return config_; }
+  nn::ParameterRegistry& parameters() { return parameters_; }
+  const nn::ParameterRegistry& parameters() const { return parameters_; }
+  void initialize(Initialization init, util::Rng& rng);
+  // Copies every parameter value from `other` (same config).
+  void copy_parameters_from(const RnnSearch& other);
+
+  // Teacher-forced cross-entropy of the batch, summed over its target tokens. With
+  // gradient_scale != 0, adds gradient_scale * d(loss sum) into the parameter gradients
+  // (pass 1/tokens of the whole update for a per-token mean). dropout_rng is needed
+  // when options.dropout > 0.
+  nn::CrossEntropySum loss(const data::Batch& batch, const LossOptions& options, float gradient_scale,
+                           util::Rng* dropout_rng = nullptr);
+
+  // Inference interface (the decoder and aligner build on it).
+  // source: S*B ids (t*B + b, </s>-terminated, padded), source_mask: [S x B].
+  void encode(const std::vector<std::int32_t>& source, const math::Matrix& source_mask, EncoderOutput& out);
+  // One decoder step for the B rows of `encoded`: reads y_{i-1} (previous: B ids) and
+  // s_{i-1} (state: [B x m]); writes log p(y_i | ...) into log_probs [B x V], s_i into
+  // next_state [B x m] and the attention weights alpha_i into weights [B x S] (all resized).
+  void decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous, const math::Matrix& state,
+                    math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
+
+ private:
+  struct Workspace;
+  void output_forward(const math::Matrix& t, math::Matrix& logits) const;
+  void output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t);
+  void initial_state_forward(const math::Matrix& annotations, const math::Matrix& source_mask, int B,
+                             math::Matrix& mean, math::Matrix& state) const;
+
+  ModelConfig config_;
+  nn::ParameterRegistry parameters_;
+  nn::BiEncoder encoder_;
+  nn::Linear init_;                  // W_s, b_s: [2n x m]
+  nn::Embedding target_embedding_;   // E_y: [V_y x e]
+  nn::AdditiveAttention attention_;
+  nn::Gru decoder_;                  // input [e + 2n]: rows 0..e-1 read E_y y, rows e.. read c
+  nn::DeepOutput deep_output_;
+  nn::Parameter* output_weight_;     // W_out: [l x V_y], null with tied embeddings
+  nn::Parameter& output_bias_;       // b_out: [1 x V_y]
+  std::unique_ptr<Workspace> work_;
+};
+
+}  // namespace rnnsearch::model

@@ -1,0 +1,60 @@
+#include "search/greedy.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "data/batch.h"
+#include "data/vocabulary.h"
+
+namespace rnnsearch::search {
+
+std::vector<std::vector<std::int32_t>> greedy_translate(model::RnnSearch& model,
+                                                        const std::vector<std::vector<std::int32_t>>& sources,
+                                                        const GreedyOptions& options) {
+  std::vector<std::vector<std::int32_t>> translations(sources.size());
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (!sources[i].empty()) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
+  const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
+  model::EncoderOutput encoded;
+  math::Matrix state, next_state, log_probs, weights;
+  for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
+    const std::vector<std::size_t> indices(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
+    const data::Batch batch = data::make_batch(sources, nullptr, indices);
+    model.encode(batch.source, batch.source_mask, encoded);
+    const int B = batch.sentences;
+    std::vector<int> limit(static_cast<std::size_t>(B));
+    int longest = 0;
+    for (int b = 0; b < B; ++b) {
+      limit[b] = static_cast<int>(options.max_length_ratio * static_cast<double>(sources[indices[b]].size())) + 10;
+      longest = std::max(longest, limit[b]);
+    }
+    std::vector<std::int32_t> previous(static_cast<std::size_t>(B), data::Vocabulary::kBos);
+    std::vector<bool> done(static_cast<std::size_t>(B), false);
+    state = encoded.initial_state;
+    int unfinished = B;
+    for (int step = 0; step < longest && unfinished > 0; ++step) {
+      model.decoder_step(encoded, previous, state, log_probs, next_state, weights);
+      for (int b = 0; b < B; ++b) {
+        if (done[b]) continue;
+        Eigen::Index best = 0;
+        log_probs.row(b).maxCoeff(&best);
+        const auto word = static_cast<std::int32_t>(best);
+        previous[b] = word;
+        if (word == data::Vocabulary::kEos || step + 1 >= limit[b]) {
+          done[b] = true;
+          --unfinished;
+        }
+        if (word != data::Vocabulary::kEos) translations[indices[b]].push_back(word);
+      }
+      state.swap(next_state);
+    }
+  }
+  return translations;
+}
+
+}  // namespace rnnsearch::search

@@ -1,0 +1,72 @@
+#include "train/checkpoint.h"
+
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include "util/error.h"
+
+namespace rnnsearch::train {
+
+void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
+                      const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer) {
+  model::write_model_file(path, model::FileKind::kCheckpoint, model, source_vocabulary, target_vocabulary,
+                          [&](boost::archive::binary_oarchive& archive) {
+                            archive << state;
+                            std::string name = optimizer.name();
+                            long steps = optimizer.steps();
+                            const auto matrices = optimizer.state();
+                            std::uint64_t count = matrices.size();
+                            archive << name << steps << count;
+                            for (const math::Matrix* m : matrices) {
+                              std::int64_t rows = m->rows(), cols = m->cols();
+                              archive << rows << cols;
+                              archive.save_binary(m->data(), static_cast<std::size_t>(m->size()) * sizeof(float));
+                            }
+                          });
+}
+
+LoadedCheckpoint read_checkpoint(const std::string& path) {
+  LoadedCheckpoint checkpoint;
+  checkpoint.model = model::read_model_file(path, model::FileKind::kCheckpoint, [&](boost::archive::binary_iarchive& archive) {
+    archive >> checkpoint.state;
+    std::uint64_t count = 0;
+    archive >> checkpoint.optimizer_name >> checkpoint.optimizer_steps >> count;
+    if (count > (1u << 20)) throw util::Error(path, "damaged checkpoint: " + std::to_string(count) + " optimizer matrices");
+    for (std::uint64_t i = 0; i < count; ++i) {
+      std::int64_t rows = 0, cols = 0;
+      archive >> rows >> cols;
+      if (rows < 0 || cols < 0 || rows * cols > (std::int64_t{1} << 32)) {
+        throw util::Error(path, "damaged checkpoint: optimizer matrix of shape " + std::to_string(rows) + " x " +
+                                    std::to_string(cols));
+      }
+      checkpoint.optimizer_state.emplace_back(rows, cols);
+      archive.load_binary(checkpoint.optimizer_state.back().data(), static_cast<std::size_t>(rows * cols) * sizeof(float));
+    }
+  });
+  return checkpoint;
+}
+
+void restore_optimizer(const LoadedCheckpoint& checkpoint, nn::Optimizer& optimizer, nn::ParameterRegistry& parameters,
+                       const std::string& path) {
+  if (checkpoint.optimizer_name != optimizer.name()) {
+    throw util::Error(path, "was trained with --optimizer " + checkpoint.optimizer_name + ", resumed with " +
+                                optimizer.name());
+  }
+  optimizer.set_steps(checkpoint.optimizer_steps);
+  if (checkpoint.optimizer_state.empty()) return;  // saved before the first update
+  optimizer.allocate_state(parameters);
+  const auto matrices = optimizer.state();
+  if (matrices.size() != checkpoint.optimizer_state.size()) {
+    throw util::Error(path, "optimizer state has " + std::to_string(checkpoint.optimizer_state.size()) +
+                                " matrices, expected " + std::to_string(matrices.size()));
+  }
+  for (std::size_t i = 0; i < matrices.size(); ++i) {
+    const math::Matrix& saved = checkpoint.optimizer_state[i];
+    if (saved.rows() != matrices[i]->rows() || saved.cols() != matrices[i]->cols()) {
+      throw util::Error(path, "optimizer state matrix " + std::to_string(i) + " does not fit its parameter");
+    }
+    *matrices[i] = saved;
+  }
+}
+
+}  // namespace rnnsearch::train

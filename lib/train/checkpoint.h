@@ -1,0 +1,33 @@
+#pragma once
+// model.bin.ckpt: the model file (model/model_file.h) of kind checkpoint, whose payload
+// goes on with the trainer's state and the optimizer's (name, step count, moments).
+#include <memory>
+#include <string>
+
+#include "model/model_file.h"
+#include "nn/optimizer.h"
+#include "train/training_state.h"
+
+namespace rnnsearch::train {
+
+void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
+                      const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer);
+
+struct LoadedCheckpoint {
+  model::LoadedModel model;
+  TrainingState state;
+  std::string optimizer_name;
+  long optimizer_steps = 0;
+  std::vector<math::Matrix> optimizer_state;
+};
+
+// Throws util::Error naming the file when it is not a whole checkpoint.
+LoadedCheckpoint read_checkpoint(const std::string& path);
+
+// Moves a loaded optimizer state into `optimizer` after checking that it fits (same
+// optimizer, same shapes); a fresh optimizer sizes its state on the first step, so this
+// runs one zero-gradient preparation first.
+void restore_optimizer(const LoadedCheckpoint& checkpoint, nn::Optimizer& optimizer, nn::ParameterRegistry& parameters,
+                       const std::string& path);
+
+}  // namespace rnnsearch::train

@@ -1,0 +1,71 @@
+#pragma once
+// Everything nmt-train is told: the tool binds its options to these fields, whose
+// member initializers are the defaults.
+#include <cstdint>
+#include <string>
+
+#include "data/batch.h"
+#include "data/corpus.h"
+#include "model/config.h"
+#include "model/rnnsearch.h"
+
+namespace rnnsearch::train {
+
+struct TrainConfig {
+  // Files.
+  std::string train_source, train_target;
+  std::string valid_source, valid_target;  // optional; both or neither
+  std::string source_vocabulary, target_vocabulary;  // nmt-vocab files; built from the data when empty
+  std::string model_path = "model.bin";    // the checkpoint is model_path + ".ckpt"
+  std::string valid_translation_output;    // greedy translations of the last validation, BPE undone
+  bool resume = false;
+  bool overwrite = false;                  // start afresh even when model_path or its checkpoint exists
+
+  // Vocabulary and data.
+  std::size_t source_vocabulary_size = 0;  // 0 = every token (specials included in the count)
+  std::size_t target_vocabulary_size = 0;
+  bool allow_unknown = false;              // tokens missing from given vocabulary files become <unk>
+  std::size_t max_length = 50;             // tokens per side
+  std::string long_pairs = "skip";         // skip | error | truncate
+  data::BatchingOptions batching;
+
+  // Model and initialization.
+  model::ModelConfig model;
+  std::string init = "xavier";             // xavier | paper
+  std::uint64_t seed = 1234;
+
+  // Optimization.
+  std::string optimizer = "adam";          // adam | adadelta
+  float learning_rate = 0.0f;              // 0 = the optimizer's default (adam 1e-3, adadelta 1)
+  int warmup = 0;                          // updates of linear warm-up
+  float decay_factor = 0.5f;               // learning rate *= factor after decay_patience stalled validations
+  int decay_patience = 2;                  // 0 = never decay
+  float clip_norm = 1.0f;                  // 0 = no clipping
+  float dropout = 0.2f;
+  float label_smoothing = 0.0f;
+
+  // Schedule.
+  long max_epochs = 0;                     // 0 = no limit (a limit or early stopping must end training)
+  long max_updates = 0;
+  double max_minutes = 0.0;
+  long valid_freq = 500;                   // updates between validations
+  long save_freq = 1000;                   // updates between checkpoints
+  long log_freq = 100;                     // updates between log lines (when stderr is not a terminal)
+  std::string early_stopping_metric = "bleu";  // bleu | cross-entropy | perplexity
+  int patience = 10;                       // stalled validations before stopping (0 = never)
+  std::string final_model = "best";        // what model_path holds at the end: best | last
+
+  int threads = 1;
+  bool quiet = false;
+
+  // Throws util::UsageError naming the option, its range and the value received.
+  void validate() const;
+  float resolved_learning_rate() const;
+  model::Initialization initialization() const;
+  data::LongPairs long_pair_policy() const;
+  bool has_validation() const { return !valid_source.empty(); }
+  std::string checkpoint_path() const { return model_path + ".ckpt"; }
+  std::string best_model_path() const { return model_path + ".best"; }
+};
+
+}  // namespace rnnsearch::train

@@ -1,0 +1,25 @@
+#pragma once
+// The training loop of nmt-train: data, model, optimizer, schedule, validation, early
+// stopping, checkpoints and exact resume. Same config, seed and thread count give the
+// same bits, whether or not the run was interrupted and resumed in between.
+#include "train/train_config.h"
+#include "train/training_state.h"
+
+namespace rnnsearch::train {
+
+struct TrainOutcome {
+  TrainingState state;
+  bool interrupted = false;  // stopped by request_stop(); the checkpoint holds where
+  std::string reason;        // "early stopping", "--max-updates 100", ...
+};
+
+// Trains as `config` says, writing progress to stderr. Throws util::Error for bad input
+// (naming file and line) and for a NaN or infinite loss (naming the update); files on
+// disk are then as the last successful save left them.
+TrainOutcome run_training(const TrainConfig& config);
+
+// Asks a running run_training to save and return after the current update. Safe to call
+// from a signal handler.
+void request_stop();
+
+}  // namespace rnnsearch::train

@@ -1,0 +1,37 @@
+#pragma once
+// Validation during training: cross-entropy per target token of the validation pairs
+// (no dropout), and BLEU (sacreBLEU's 13a, through eval::Bleu) of greedy translations
+// with BPE undone against the validation targets with BPE undone. Every validation line
+// is translated, empty lines included, so the translations line up with the files.
+#include <string>
+#include <vector>
+
+#include "data/corpus.h"
+#include "data/vocabulary.h"
+#include "train/data_parallel.h"
+
+namespace rnnsearch::train {
+
+struct ValidationResult {
+  double cross_entropy = 0.0;  // nats per target token
+  std::size_t tokens = 0;
+  double bleu = -1.0;          // -1 when not asked for
+  std::vector<std::string> translations;  // BPE undone, one per validation line
+};
+
+class Validator {
+ public:
+  Validator(const std::string& source_path, const std::string& target_path, const data::Vocabulary& source_vocabulary,
+            const data::Vocabulary& target_vocabulary, std::size_t max_length);
+
+  ValidationResult run(DataParallel& workers, bool with_bleu, int batch_size) const;
+  std::size_t lines() const { return sources_.size(); }
+
+ private:
+  const data::Vocabulary& target_vocabulary_;
+  data::ParallelCorpus corpus_;                  // pairs for the cross-entropy
+  std::vector<std::vector<std::int32_t>> sources_;  // every line, for translation
+  std::vector<std::string> references_;          // every target line, BPE undone
+};
+
+}  // namespace rnnsearch::train

@@ -1,0 +1,129 @@
+// The whole RNNsearch model: finite-difference gradients of the teacher-forced loss with
+// respect to every parameter (plain, tied embeddings, dropout with label smoothing), and
+// the inference interface (encode + decoder_step) agreeing with the training loss.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+
+#include "data/batch.h"
+#include "model/rnnsearch.h"
+#include "support/gradcheck.h"
+
+using namespace rnnsearch;
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+constexpr double kModelTolerance = 3e-2;
+constexpr float kModelStep = 2e-3f;
+
+model::ModelConfig tiny_config(bool tied) {
+  model::ModelConfig config;
+  config.source_vocabulary = 9;
+  config.target_vocabulary = 8;
+  config.embedding = 3;
+  config.encoder_hidden = 2;
+  config.decoder_hidden = 3;
+  config.attention = 3;
+  config.maxout = tied ? 3 : 2;
+  config.tied_embeddings = tied;
+  return config;
+}
+
+// Three pairs of different lengths, so that both sides are padded.
+data::ParallelCorpus tiny_corpus() {
+  data::ParallelCorpus corpus;
+  corpus.source = {{4, 5, 6}, {7}, {8, 4}};
+  corpus.target = {{4, 5}, {6, 7, 4}, {5}};
+  return corpus;
+}
+
+// seed picks parameter values whose maxout pairs are not within a finite-difference step
+// of a tie (a kink, where no derivative exists).
+rt::GradientReport check_model(bool tied, float dropout, float smoothing, std::uint32_t seed = 17) {
+  model::RnnSearch net(tiny_config(tied));
+  rt::randomize(net.parameters(), seed, 0.5f);
+  const data::ParallelCorpus corpus = tiny_corpus();
+  const data::Batch batch = data::make_batch(corpus, {0, 1, 2});
+  model::LossOptions options;
+  options.dropout = dropout;
+  options.label_smoothing = smoothing;
+  auto forward = [&] {
+    util::Rng rng(5);  // the same dropout masks at every evaluation
+    math::Matrix loss(1, 1);
+    loss(0, 0) = static_cast<float>(net.loss(batch, options, 0.0f, &rng).loss);
+    return loss;
+  };
+  auto backward = [&](const math::Matrix& d_loss, std::vector<math::Matrix>&) {
+    util::Rng rng(5);
+    net.loss(batch, options, d_loss(0, 0), &rng);
+  };
+  return rt::check_gradients(net.parameters(), {}, forward, backward, 3, kModelStep);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(rnnsearch_model)
+
+BOOST_AUTO_TEST_CASE(finite_difference_gradients_of_every_parameter) {
+  const rt::GradientReport report = check_model(false, 0.0f, 0.0f);
+  BOOST_TEST_MESSAGE("worst: " << report.worst_place);
+  BOOST_TEST(report.checked > 200u);
+  BOOST_TEST(report.worst_error < kModelTolerance, report.worst_place);
+}
+
+BOOST_AUTO_TEST_CASE(finite_difference_gradients_tied_embeddings) {
+  const rt::GradientReport report = check_model(true, 0.0f, 0.0f, 29);
+  BOOST_TEST(report.worst_error < kModelTolerance, report.worst_place);
+}
+
+BOOST_AUTO_TEST_CASE(finite_difference_gradients_with_dropout_and_label_smoothing) {
+  const rt::GradientReport report = check_model(false, 0.3f, 0.1f);
+  BOOST_TEST(report.worst_error < kModelTolerance, report.worst_place);
+}
+
+BOOST_AUTO_TEST_CASE(a_wrong_gradient_scale_is_caught) {
+  // The check is not vacuous: doubling the backward pass fails it.
+  model::RnnSearch net(tiny_config(false));
+  rt::randomize(net.parameters(), 17, 0.5f);
+  const data::ParallelCorpus corpus = tiny_corpus();
+  const data::Batch batch = data::make_batch(corpus, {0, 1, 2});
+  auto forward = [&] {
+    math::Matrix loss(1, 1);
+    loss(0, 0) = static_cast<float>(net.loss(batch, {}, 0.0f).loss);
+    return loss;
+  };
+  auto backward = [&](const math::Matrix& d_loss, std::vector<math::Matrix>&) { net.loss(batch, {}, 2 * d_loss(0, 0)); };
+  BOOST_TEST(rt::check_gradients(net.parameters(), {}, forward, backward, 3, 1e-2f).worst_error > 0.2);
+}
+
+BOOST_AUTO_TEST_CASE(decoder_steps_give_the_training_loss) {
+  model::RnnSearch net(tiny_config(false));
+  rt::randomize(net.parameters(), 23, 0.5f);
+  const data::ParallelCorpus corpus = tiny_corpus();
+  const data::Batch batch = data::make_batch(corpus, {0, 1, 2});
+  const double teacher_forced = net.loss(batch, {}, 0.0f).loss;
+
+  model::EncoderOutput encoded;
+  net.encode(batch.source, batch.source_mask, encoded);
+  math::Matrix state = encoded.initial_state, next, log_probs, weights;
+  double stepwise = 0.0;
+  const int B = batch.sentences;
+  for (int t = 0; t < batch.target_length; ++t) {
+    const std::vector<std::int32_t> previous(batch.target_input.begin() + t * B, batch.target_input.begin() + (t + 1) * B);
+    net.decoder_step(encoded, previous, state, log_probs, next, weights);
+    for (int b = 0; b < B; ++b) {
+      if (batch.target_mask(t, b) == 0.0f) continue;
+      stepwise -= log_probs(b, batch.target_output[static_cast<std::size_t>(t * B + b)]);
+      // Attention weights are a distribution over the real source positions only.
+      BOOST_TEST(std::fabs(weights.row(b).sum() - 1.0f) < 1e-5f);
+      for (int j = 0; j < batch.source_length; ++j) {
+        if (batch.source_mask(j, b) == 0.0f) BOOST_TEST(weights(b, j) == 0.0f);
+      }
+    }
+    state.swap(next);
+  }
+  BOOST_TEST(std::fabs(stepwise - teacher_forced) < 1e-4 * std::fabs(teacher_forced));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,119 @@
+// nmt-train: trains an RNNsearch model on line-aligned, tokenized and BPE'd text.
+#include <csignal>
+#include <vector>
+
+#include "train/trainer.h"
+#include "util/cli.h"
+#include "util/error.h"
+
+namespace po = boost::program_options;
+using rnnsearch::util::UsageError;
+
+namespace {
+
+void on_signal(int) { rnnsearch::train::request_stop(); }
+
+void install_signal_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;  // a second signal ends the process at once
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+void take_pair(const std::vector<std::string>& values, const char* option, std::string& first, std::string& second) {
+  if (values.empty()) return;
+  if (values.size() != 2) {
+    throw UsageError(std::string("--") + option + " takes two files (source and target), got " +
+                     std::to_string(values.size()));
+  }
+  first = values[0];
+  second = values[1];
+}
+
+int run(int argc, char** argv) {
+  rnnsearch::train::TrainConfig cfg;
+  rnnsearch::util::CommonOptions common;
+  std::vector<std::string> train_sets, valid_sets, vocabs;
+  bool no_shuffle = false;
+  po::options_description files("Files");
+  files.add_options()
+      ("train-sets,t", po::value(&train_sets)->multitoken(), "training source and target files (required)")
+      ("valid-sets", po::value(&valid_sets)->multitoken(), "validation source and target files")
+      ("vocabs,v", po::value(&vocabs)->multitoken(), "source and target vocabularies (nmt-vocab files); built from the training data when absent")
+      ("model,m", po::value(&cfg.model_path)->default_value(cfg.model_path), "model file; the checkpoint is MODEL.ckpt, the best model MODEL.best")
+      ("resume", po::bool_switch(&cfg.resume), "continue from MODEL.ckpt")
+      ("overwrite", po::bool_switch(&cfg.overwrite), "start afresh even when MODEL or MODEL.ckpt exists")
+      ("valid-translation-output", po::value(&cfg.valid_translation_output), "write the greedy translations of each validation (BPE undone) here");
+  po::options_description data("Data");
+  data.add_options()
+      ("src-vocab-size", po::value(&cfg.source_vocabulary_size)->default_value(cfg.source_vocabulary_size), "keep the most frequent source tokens (specials included; 0 = all)")
+      ("tgt-vocab-size", po::value(&cfg.target_vocabulary_size)->default_value(cfg.target_vocabulary_size), "keep the most frequent target tokens (specials included; 0 = all)")
+      ("allow-unk", po::bool_switch(&cfg.allow_unknown), "map tokens missing from --vocabs to <unk> instead of failing")
+      ("max-length", po::value(&cfg.max_length)->default_value(cfg.max_length), "longest sentence in tokens, per side (0 = no limit)")
+      ("long-pairs", po::value(&cfg.long_pairs)->default_value(cfg.long_pairs), "pairs over --max-length: skip, error, truncate")
+      ("mini-batch", po::value(&cfg.batching.sentences)->default_value(cfg.batching.sentences), "sentences per batch")
+      ("mini-batch-words", po::value(&cfg.batching.target_tokens)->default_value(cfg.batching.target_tokens), "target tokens per batch, padding included (overrides --mini-batch when > 0)")
+      ("sort-window", po::value(&cfg.batching.sort_window)->default_value(cfg.batching.sort_window), "batches per window sorted by length (1 = no sorting)")
+      ("no-shuffle", po::bool_switch(&no_shuffle), "keep the corpus order");
+  po::options_description model("Model");
+  model.add_options()
+      ("dim-emb", po::value(&cfg.model.embedding)->default_value(cfg.model.embedding), "word embedding size")
+      ("dim-enc", po::value(&cfg.model.encoder_hidden)->default_value(cfg.model.encoder_hidden), "encoder GRU size per direction")
+      ("dim-dec", po::value(&cfg.model.decoder_hidden)->default_value(cfg.model.decoder_hidden), "decoder GRU size")
+      ("dim-att", po::value(&cfg.model.attention)->default_value(cfg.model.attention), "attention hidden layer size")
+      ("dim-maxout", po::value(&cfg.model.maxout)->default_value(cfg.model.maxout), "deep output size after maxout")
+      ("tied-embeddings", po::bool_switch(&cfg.model.tied_embeddings), "output layer shares the target embeddings (needs --dim-maxout = --dim-emb)")
+      ("init", po::value(&cfg.init)->default_value(cfg.init), "initialization: xavier, paper")
+      ("seed", po::value(&cfg.seed)->default_value(cfg.seed), "random seed (initialization, shuffling, dropout)");
+  po::options_description training("Training");
+  training.add_options()
+      ("optimizer", po::value(&cfg.optimizer)->default_value(cfg.optimizer), "adam, adadelta")
+      ("learning-rate,l", po::value(&cfg.learning_rate)->default_value(cfg.learning_rate), "0 = the optimizer's default (adam 0.001, adadelta 1)")
+      ("warmup", po::value(&cfg.warmup)->default_value(cfg.warmup), "updates of linear learning-rate warm-up")
+      ("lr-decay", po::value(&cfg.decay_factor)->default_value(cfg.decay_factor), "learning-rate factor after --lr-decay-patience stalled validations")
+      ("lr-decay-patience", po::value(&cfg.decay_patience)->default_value(cfg.decay_patience), "stalled validations before a decay (0 = never)")
+      ("clip-norm", po::value(&cfg.clip_norm)->default_value(cfg.clip_norm), "gradient norm clipping (0 = none)")
+      ("dropout", po::value(&cfg.dropout)->default_value(cfg.dropout), "dropout on embeddings and the deep output")
+      ("label-smoothing", po::value(&cfg.label_smoothing)->default_value(cfg.label_smoothing), "label smoothing epsilon")
+      ("max-epochs,e", po::value(&cfg.max_epochs)->default_value(cfg.max_epochs), "stop after this many epochs (0 = no limit)")
+      ("max-updates", po::value(&cfg.max_updates)->default_value(cfg.max_updates), "stop after this many updates (0 = no limit)")
+      ("max-minutes", po::value(&cfg.max_minutes)->default_value(cfg.max_minutes), "stop after this much training time (0 = no limit)")
+      ("valid-freq", po::value(&cfg.valid_freq)->default_value(cfg.valid_freq), "updates between validations")
+      ("save-freq", po::value(&cfg.save_freq)->default_value(cfg.save_freq), "updates between checkpoints")
+      ("log-freq", po::value(&cfg.log_freq)->default_value(cfg.log_freq), "updates between log lines (stderr not a terminal)")
+      ("early-stopping-metric", po::value(&cfg.early_stopping_metric)->default_value(cfg.early_stopping_metric), "bleu, cross-entropy, perplexity")
+      ("early-stopping", po::value(&cfg.patience)->default_value(cfg.patience), "stop after this many validations without improvement (0 = never)")
+      ("final-model", po::value(&cfg.final_model)->default_value(cfg.final_model), "what MODEL holds at the end: best (validated), last");
+  po::options_description options("Options");
+  options.add(files).add(data).add(model).add(training);
+  rnnsearch::util::add_common_options(options, common);
+  const rnnsearch::util::ToolInfo tool{
+      "nmt-train",
+      "Usage: nmt-train -t SRC TGT [--valid-sets SRC TGT] [-v SRC_VOCAB TGT_VOCAB] [-m MODEL] [options]\n"
+      "Trains an RNNsearch model (Bahdanau et al. 2015) on line-aligned tokenized, BPE'd text. Writes\n"
+      "MODEL (for nmt-decode), MODEL.ckpt (for --resume) and MODEL.best; SIGINT or SIGTERM saves both\n"
+      "and stops (exit 1).\n",
+      ""};
+  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
+    return rnnsearch::util::kExitOk;
+  }
+  if (train_sets.empty()) throw UsageError("--train-sets SRC TGT is required");
+  take_pair(train_sets, "train-sets", cfg.train_source, cfg.train_target);
+  take_pair(valid_sets, "valid-sets", cfg.valid_source, cfg.valid_target);
+  take_pair(vocabs, "vocabs", cfg.source_vocabulary, cfg.target_vocabulary);
+  cfg.batching.shuffle = !no_shuffle;
+  cfg.threads = common.resolved_threads();
+  cfg.quiet = common.quiet;
+  cfg.validate();
+  install_signal_handlers();
+  const auto outcome = rnnsearch::train::run_training(cfg);
+  return outcome.interrupted ? rnnsearch::util::kExitFailure : rnnsearch::util::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return rnnsearch::util::run_tool("nmt-train", [&] { return run(argc, argv); });
+}
