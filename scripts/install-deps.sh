@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rnnsearch needs to build and test, and nothing
 # when they are all present. Safe to run again; used by the README commands and .ci/run.
+# --bench adds what the side-by-side benchmarks run: the PyTorch implementation in
+# shared/peer needs Debian's python3-torch (run with /usr/bin/python3).
 set -euo pipefail
 
 packages=(
@@ -8,6 +10,7 @@ packages=(
   libboost-program-options-dev libboost-serialization-dev libboost-test-dev
   libicu-dev libeigen3-dev libopenblas-dev
 )
+if [ "${1:-}" = "--bench" ]; then packages+=(python3-torch); fi
 
 missing=()
 for p in "${packages[@]}"; do

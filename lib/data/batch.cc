@@ -69,16 +69,18 @@ std::vector<std::vector<std::size_t>> split_for_threads(const ParallelCorpus& co
   std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(parts));
   std::size_t done = 0, group = 0;
   for (std::size_t k = 0; k < indices.size(); ++k) {
-    // Move to the next group once this one holds its share, keeping one sentence for
-    // every group still to fill.
+    // Move to the next group when this sentence's midpoint lies past this group's share,
+    // keeping one sentence for every group still to fill.
+    const std::size_t length = corpus.target[indices[k]].size() + 1;
     const std::size_t remaining_sentences = indices.size() - k;
     const std::size_t groups_left = static_cast<std::size_t>(parts) - group - 1;
     if (!groups[group].empty() && group + 1 < groups.size() &&
-        (done * parts >= total * (group + 1) || remaining_sentences <= groups_left)) {
+        ((2 * done + length) * static_cast<std::size_t>(parts) > 2 * total * (group + 1) ||
+         remaining_sentences <= groups_left)) {
       ++group;
     }
     groups[group].push_back(indices[k]);
-    done += corpus.target[indices[k]].size() + 1;
+    done += length;
   }
   return groups;
 }

@@ -69,7 +69,6 @@ class Trainer {
   std::unique_ptr<nn::Optimizer> optimizer_;
   std::unique_ptr<Validator> validator_;
   TrainingState state_;
-  long last_validated_ = -1;
   std::chrono::steady_clock::time_point run_start_;
   double elapsed_at_start_ = 0.0;
   // Figures since the last progress report.
@@ -132,7 +131,6 @@ void Trainer::resume() {
   state_ = checkpoint.state;
   optimizer_ = make_optimizer(config_.optimizer);
   restore_optimizer(checkpoint, *optimizer_, model_->parameters(), path);
-  last_validated_ = state_.validations.empty() ? -1 : state_.validations.back().update;
 }
 
 void Trainer::log_setup() {
@@ -192,7 +190,6 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
 void Trainer::validate() {
   const bool with_bleu = config_.early_stopping_metric == "bleu" || !config_.valid_translation_output.empty();
   const ValidationResult result = validator_->run(*workers_, with_bleu, kValidationBatch);
-  last_validated_ = state_.update;
   ValidationRecord record{state_.update, result.cross_entropy, result.bleu};
   state_.validations.push_back(record);
   const double score = config_.early_stopping_metric == "bleu" ? result.bleu : -result.cross_entropy;
@@ -296,7 +293,8 @@ TrainOutcome Trainer::run() {
     }
     if (state_.update % config_.save_freq == 0) save();
   }
-  if (validator_ && last_validated_ != state_.update) validate();
+  // No extra validation here: one off the --valid-freq grid would change the early-stopping
+  // state, and a resumed run would then differ from an uninterrupted one.
   save();
   finish_model_file();
   progress_.message("training ended at update " + std::to_string(state_.update) + " (" + outcome.reason + ") after " +

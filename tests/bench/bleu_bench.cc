@@ -14,17 +14,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <thread>
 #include <string>
 #include <vector>
 
 #include "support/run_process.h"
+#include "support/busy_load.h"
 #include "support/gzip_text.h"
 #include "support/shared_data.h"
 
@@ -84,14 +83,7 @@ int main(int argc, char** argv) {
   const std::vector<Task> tasks = {
       {"BLEU", {"-f", "text"}, 17.35}, {"chrF", {"-m", "chrf", "-f", "text"}, 33.66}, {"TER", {"-m", "ter", "-f", "text"}, 13.44}};
 
-  std::atomic<bool> stop{false};
-  std::vector<std::thread> busy;
-  for (int i = 0; i < load; ++i) {
-    busy.emplace_back([&stop] {
-      volatile std::uint64_t x = 0;
-      while (!stop.load(std::memory_order_relaxed)) x = x + 1;
-    });
-  }
+  const rt::BusyLoad busy(load);
 
   std::printf("nmt-bleu on 100,000 lines (%s), --threads %s, %d busy threads beside it, median of %d runs\n",
               dir.c_str(), threads.c_str(), load, runs);
@@ -115,8 +107,6 @@ int main(int argc, char** argv) {
     std::printf("%-6s %10.3f %14.0f %12.2f %9.1fx  %s\n", task.name, m, 100000 / m, task.sacrebleu_seconds,
                 task.sacrebleu_seconds / m, line.substr(line.find(" = ")).c_str());
   }
-  stop = true;
-  for (auto& t : busy) t.join();
   std::printf("sacreBLEU times: shared/golden/README.md (same pair, same machines, under load 2-3.5).\n");
   std::system(("rm -rf " + dir).c_str());
   return 0;

@@ -1,0 +1,27 @@
+#include "model/flops.h"
+
+namespace rnnsearch::model {
+
+FlopCount training_flops(const ModelConfig& c, const BatchShape& s) {
+  const double B = s.sentences, S = s.source_length, T = s.target_length, N = static_cast<double>(s.real_target_tokens);
+  const double e = c.embedding, n = c.encoder_hidden, D = 2.0 * n, m = c.decoder_hidden, A = c.attention;
+  const double l = c.maxout, V = c.target_vocabulary, G = 3.0 * m;
+  const double SB = S * B, TB = T * B;
+  FlopCount f;
+  // Encoder, two directions: input projection (forward, dW, dx) and 3 + 6 recurrent products per step.
+  f.encoder = 2 * (3 * 2 * SB * e * 3 * n + S * (6 + 12) * B * n * n);
+  // Keys (forward, dU, dH), s_0 (forward, dW, dM), and per step: query (forward, dW, ds),
+  // scores against v (forward, dv), context (forward, d_alpha, dH) over the real positions.
+  const double context_rows = static_cast<double>(s.real_source_tokens);
+  f.attention = 3 * 2 * SB * D * A + 3 * 2 * B * D * m + T * (3 * 2 * B * m * A + 2 * 2 * SB * A + 3 * 2 * context_rows * D);
+  // Decoder GRU: embedding half of the input projection over all rows (forward, dW, dY),
+  // context half per step (forward, dC) plus its dW over all rows, recurrent products.
+  f.decoder_recurrence = 3 * 2 * TB * e * G + (T - 1) * (2 * 2 * B * D * G + 18 * B * m * m) + 2 * TB * D * G;
+  // Deep output over all rows: three inputs, forward, dW and dX each.
+  f.deep_output = 3 * 2 * TB * (m + e + D) * 2 * l;
+  // Softmax layer over the real rows: forward, dW, dX.
+  f.softmax_layer = 3 * 2 * N * l * V;
+  return f;
+}
+
+}  // namespace rnnsearch::model

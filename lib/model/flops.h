@@ -1,0 +1,27 @@
+#pragma once
+// The floating-point operations RnnSearch::loss performs in its matrix products for one
+// batch (2 per multiply-add), forward and backward, counted from the shapes the code
+// multiplies. Elementwise work (nonlinearities, softmax, masking) is left out: it is
+// what makes the achieved rate fall short of the SGEMM rate.
+#include <cstdint>
+
+#include "model/config.h"
+
+namespace rnnsearch::model {
+
+struct BatchShape {
+  int sentences = 0;        // B
+  int source_length = 0;    // S, </s> included
+  int target_length = 0;    // T, </s> included
+  long real_target_tokens = 0;  // N: rows of the softmax layer
+  long real_source_tokens = 0;  // rows the attention context actually sums over
+};
+
+struct FlopCount {
+  double encoder = 0, attention = 0, decoder_recurrence = 0, deep_output = 0, softmax_layer = 0;
+  double total() const { return encoder + attention + decoder_recurrence + deep_output + softmax_layer; }
+};
+
+FlopCount training_flops(const ModelConfig& config, const BatchShape& shape);
+
+}  // namespace rnnsearch::model

@@ -1,0 +1,171 @@
+// Benchmark (not a test): training throughput of RNNsearch on real Multi30k batches in
+// the benchmark configuration (emb 256, encoder 256 per direction, decoder 512, attention
+// 512, maxout 256, 64 sentences per batch), the GFLOP/s its matrix products achieve
+// (model/flops.h counts them), and the ratio to the SGEMM rate measured in the same run
+// on the same threads (each thread multiplying on its own, as training does).
+//
+//   build/bench/train_bench --src train.bpe.de --tgt train.bpe.en [--threads 2]
+//                           [--updates 150] [--warmup 20] [--load 0]
+// Inputs: tokenized, BPE'd training text (scripts/bench-train.sh prepares it and runs the
+// PyTorch implementation beside this program).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "data/batch.h"
+#include "data/corpus.h"
+#include "math/gemm.h"
+#include "model/flops.h"
+#include "model/rnnsearch.h"
+#include "nn/optimizer.h"
+#include "support/busy_load.h"
+#include "support/gzip_text.h"
+#include "train/data_parallel.h"
+
+using namespace rnnsearch;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// GFLOP/s of `threads` threads each multiplying [m x k] by [k x n] on one BLAS thread,
+// for about `seconds`; the median of `runs` such measurements.
+double concurrent_sgemm_rate(int threads, int m, int n, int k, int runs) {
+  math::set_gemm_threads(1);
+  std::vector<double> rates;
+  const double flop = 2.0 * m * n * k;
+  const int reps = std::max(1, static_cast<int>(1.5e10 / flop / 10));
+  for (int r = 0; r < runs; ++r) {
+    std::vector<std::thread> workers;
+    const auto start = Clock::now();
+    for (int t = 0; t < threads; ++t) {
+      workers.emplace_back([=] {
+        std::mt19937 rng(static_cast<unsigned>(t + 1));
+        std::uniform_real_distribution<float> u(-1, 1);
+        math::Matrix a(m, k), b(k, n), c(m, n);
+        for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = u(rng);
+        for (Eigen::Index i = 0; i < b.size(); ++i) b.data()[i] = u(rng);
+        for (int i = 0; i < reps; ++i) math::gemm(a, math::Transpose::kNo, b, math::Transpose::kNo, c);
+      });
+    }
+    for (auto& w : workers) w.join();
+    rates.push_back(flop * reps * threads / seconds_since(start) / 1e9);
+  }
+  return testing::median(rates);
+}
+
+struct Options {
+  std::string source, target;
+  int threads = 2, updates = 150, warmup = 20, load = 0, runs = 5;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const char* value = argv[i + 1];
+    if (flag == "--src") o.source = value;
+    else if (flag == "--tgt") o.target = value;
+    else if (flag == "--threads") o.threads = std::atoi(value);
+    else if (flag == "--updates") o.updates = std::atoi(value);
+    else if (flag == "--warmup") o.warmup = std::atoi(value);
+    else if (flag == "--load") o.load = std::atoi(value);
+    else if (flag == "--runs") o.runs = std::atoi(value);
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options options = parse(argc, argv);
+  if (options.source.empty() || options.target.empty()) {
+    std::fprintf(stderr, "usage: train_bench --src train.bpe.de --tgt train.bpe.en [--threads N] [--updates N] "
+                         "[--warmup N] [--load N] [--runs N]\n");
+    return 2;
+  }
+  const auto source_vocabulary = data::Vocabulary::from_text_files({options.source});
+  const auto target_vocabulary = data::Vocabulary::from_text_files({options.target});
+  data::CorpusOptions corpus_options;  // 50 tokens, longer pairs skipped, as the PyTorch peer does
+  const auto corpus = data::read_parallel_corpus(options.source, options.target, source_vocabulary, target_vocabulary,
+                                                 corpus_options);
+  model::ModelConfig config;  // the defaults are the benchmark configuration
+  config.source_vocabulary = static_cast<int>(source_vocabulary.size());
+  config.target_vocabulary = static_cast<int>(target_vocabulary.size());
+  model::RnnSearch net(config);
+  util::Rng rng(1234);
+  net.initialize(model::Initialization::kXavier, rng);
+  train::DataParallel workers(net, options.threads);
+  nn::Adam adam;
+  data::BatchingOptions batching;  // 64 sentences, sorted in windows of 20 batches
+  const auto batches = data::epoch_batches(corpus, batching, 1234, 0);
+  model::LossOptions loss_options;
+  loss_options.dropout = 0.2f;
+
+  std::printf("RNNsearch training, %s; %zu pairs; %d thread(s), %d busy threads beside it\n", config.summary().c_str(),
+              corpus.size(), options.threads, options.load);
+  const testing::BusyLoad busy(options.load);
+  const int total = std::min<int>(options.warmup + options.updates, static_cast<int>(batches.size()));
+  double tokens = 0, seconds = 0;
+  model::FlopCount flops;
+  std::vector<double> window_rates;
+  double window_tokens = 0, window_seconds = 0;
+  for (int u = 0; u < total; ++u) {
+    const auto& indices = batches[static_cast<std::size_t>(u)];
+    const auto start = Clock::now();
+    const auto sum = workers.gradients(corpus, indices, loss_options, 1234, u);
+    nn::clip_gradient_norm(net.parameters(), 1.0);
+    adam.step(net.parameters(), 1e-3f);
+    workers.broadcast();
+    const double elapsed = seconds_since(start);
+    if (u < options.warmup) continue;
+    tokens += static_cast<double>(sum.tokens);
+    seconds += elapsed;
+    window_tokens += static_cast<double>(sum.tokens);
+    window_seconds += elapsed;
+    if ((u - options.warmup + 1) % 10 == 0) {
+      window_rates.push_back(window_tokens / window_seconds);
+      window_tokens = window_seconds = 0;
+    }
+    // FLOPs of the products each thread ran on its part of the batch.
+    for (const auto& part : data::split_for_threads(corpus, indices, options.threads)) {
+      const data::Batch batch = data::make_batch(corpus, part);
+      model::BatchShape shape{batch.sentences, batch.source_length, batch.target_length,
+                              static_cast<long>(batch.target_tokens()), static_cast<long>(batch.source_mask.sum())};
+      const model::FlopCount f = model::training_flops(config, shape);
+      flops.encoder += f.encoder;
+      flops.attention += f.attention;
+      flops.decoder_recurrence += f.decoder_recurrence;
+      flops.deep_output += f.deep_output;
+      flops.softmax_layer += f.softmax_layer;
+    }
+  }
+  const double per_token = flops.total() / tokens;
+  const double achieved = flops.total() / seconds / 1e9;
+  const double median_rate = testing::median(window_rates);
+  std::printf("updates timed: %d (after %d warm-up), target tokens %.0f, %.2f s\n", total - options.warmup,
+              options.warmup, tokens, seconds);
+  std::printf("throughput: %.0f target tokens/s overall, %.0f median of 10-update windows\n", tokens / seconds,
+              median_rate);
+  std::printf("matrix-product FLOPs per target token: %.2f M (encoder %.2f, attention %.2f, decoder GRU %.2f, "
+              "deep output %.2f, softmax layer %.2f)\n",
+              per_token / 1e6, flops.encoder / tokens / 1e6, flops.attention / tokens / 1e6,
+              flops.decoder_recurrence / tokens / 1e6, flops.deep_output / tokens / 1e6,
+              flops.softmax_layer / tokens / 1e6);
+  const double square = concurrent_sgemm_rate(options.threads, 1024, 1024, 1024, options.runs);
+  const double step = concurrent_sgemm_rate(options.threads, 64 / options.threads, 1536, 512, options.runs);
+  std::printf("achieved: %.1f GFLOP/s\n", achieved);
+  std::printf("SGEMM, %d thread(s) each multiplying alone: %.1f GFLOP/s at 1024x1024x1024, %.1f at the decoder step "
+              "%dx1536x512\n", options.threads, square, step, 64 / options.threads);
+  std::printf("ratio to the SGEMM rate: %.2f (1024^3), %.2f (decoder step shape)\n", achieved / square, achieved / step);
+  std::printf("RESULT median_tokens_per_second=%.0f gflops=%.1f sgemm=%.1f ratio=%.3f\n", median_rate, achieved,
+              square, achieved / square);
+  return 0;
+}
