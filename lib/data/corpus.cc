@@ -70,7 +70,8 @@ ParallelCorpus read_parallel_corpus(const std::string& source_path, const std::s
       const util::LineReader& shorter = has_source ? target_reader : source_reader;
       const util::LineReader& longer = has_source ? source_reader : target_reader;
       if (corpus.lines == 0) throw util::Error(shorter.name(), "is empty, but " + longer.name() + " is not");
-      throw util::Error(shorter.name(), "has " + std::to_string(corpus.lines) + " lines, but " + longer.name() +
+      throw util::Error(shorter.name(), "has " + std::to_string(corpus.lines) +
+                                            (corpus.lines == 1 ? " line, but " : " lines, but ") + longer.name() +
                                             " has more (line " + std::to_string(corpus.lines + 1) +
                                             "); source and target must be line-aligned");
     }

@@ -13,18 +13,18 @@ void check_positive(const char* option, int value) {
 }  // namespace
 
 void ModelConfig::validate() const {
-  check_positive("embedding", embedding);
-  check_positive("encoder-hidden", encoder_hidden);
-  check_positive("decoder-hidden", decoder_hidden);
-  check_positive("attention", attention);
-  check_positive("maxout", maxout);
+  check_positive("dim-emb", embedding);
+  check_positive("dim-enc", encoder_hidden);
+  check_positive("dim-dec", decoder_hidden);
+  check_positive("dim-att", attention);
+  check_positive("dim-maxout", maxout);
   if (source_vocabulary < 5 || target_vocabulary < 5) {
     throw util::UsageError("vocabularies need at least one token besides the 4 specials, got " +
                            std::to_string(source_vocabulary) + " source and " + std::to_string(target_vocabulary) +
                            " target entries");
   }
   if (tied_embeddings && maxout != embedding) {
-    throw util::UsageError("--tied-embeddings needs --maxout equal to --embedding, got " + std::to_string(maxout) +
+    throw util::UsageError("--tied-embeddings needs --dim-maxout equal to --dim-emb, got " + std::to_string(maxout) +
                            " and " + std::to_string(embedding));
   }
 }

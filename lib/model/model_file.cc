@@ -95,8 +95,11 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
   if (!in) throw util::Error(path, "cannot open the model file: " + std::string(std::strerror(errno)));
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   Header header{};
-  if (bytes.size() < sizeof(Header) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
+  if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     throw util::Error(path, "not an rnnsearch model file (no RNNSRCH header)");
+  }
+  if (bytes.size() < sizeof(Header)) {
+    throw util::Error(path, "truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the file header");
   }
   std::memcpy(&header, bytes.data(), sizeof(header));
   if (header.version > kModelFormatVersion) {

@@ -28,6 +28,12 @@ void TrainConfig::validate() const {
     throw util::UsageError("--vocabs needs a source and a target vocabulary (or neither)");
   }
   if (model_path.empty()) throw util::UsageError("--model must name a file");
+  if (source_vocabulary_size > 0 && source_vocabulary_size <= 4) {
+    bad("src-vocab-size", "0 or more than the 4 special tokens", std::to_string(source_vocabulary_size));
+  }
+  if (target_vocabulary_size > 0 && target_vocabulary_size <= 4) {
+    bad("tgt-vocab-size", "0 or more than the 4 special tokens", std::to_string(target_vocabulary_size));
+  }
   one_of("long-pairs", long_pairs, {"skip", "error", "truncate"});
   one_of("init", init, {"xavier", "paper"});
   one_of("optimizer", optimizer, {"adam", "adadelta"});
@@ -56,7 +62,7 @@ void TrainConfig::validate() const {
                            "--valid-sets with --early-stopping");
   }
   if (model.tied_embeddings && model.maxout != model.embedding) {
-    bad("tied-embeddings", "used with --maxout equal to --embedding",
+    bad("tied-embeddings", "used with --dim-maxout equal to --dim-emb",
         std::to_string(model.maxout) + " and " + std::to_string(model.embedding));
   }
 }

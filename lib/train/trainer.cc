@@ -51,6 +51,7 @@ class Trainer {
  private:
   void set_up();
   void start_fresh();
+  void create_model();
   void resume();
   void log_setup();
   float learning_rate() const;
@@ -69,6 +70,7 @@ class Trainer {
   std::unique_ptr<nn::Optimizer> optimizer_;
   std::unique_ptr<Validator> validator_;
   TrainingState state_;
+  long last_saved_update_ = -1;
   std::chrono::steady_clock::time_point run_start_;
   double elapsed_at_start_ = 0.0;
   // Figures since the last progress report.
@@ -84,13 +86,14 @@ void Trainer::set_up() {
   } else {
     start_fresh();
   }
-  data::CorpusOptions options;
+  data::CorpusOptions options;  // the corpus is read before a new model is built: its errors come first
   options.max_length = config_.max_length;
   options.long_pairs = config_.long_pair_policy();
   options.allow_unknown = config_.source_vocabulary.empty() || config_.allow_unknown ||
                           config_.source_vocabulary_size > 0 || config_.target_vocabulary_size > 0;
   corpus_ = data::read_parallel_corpus(config_.train_source, config_.train_target, source_vocabulary_,
                                        target_vocabulary_, options);
+  if (!model_) create_model();
   if (config_.has_validation()) {
     validator_ = std::make_unique<Validator>(config_.valid_source, config_.valid_target, source_vocabulary_,
                                              target_vocabulary_, config_.max_length);
@@ -100,7 +103,7 @@ void Trainer::set_up() {
 }
 
 void Trainer::start_fresh() {
-  for (const std::string& path : {config_.checkpoint_path(), config_.model_path}) {
+  for (const std::string& path : {config_.checkpoint_path(), config_.model_path, config_.best_model_path()}) {
     if (!config_.overwrite && file_exists(path)) {
       throw util::Error(path, "exists: continue that training with --resume, or pass --overwrite to start over");
     }
@@ -112,6 +115,11 @@ void Trainer::start_fresh() {
     source_vocabulary_ = data::Vocabulary::from_vocab_file(config_.source_vocabulary, config_.source_vocabulary_size);
     target_vocabulary_ = data::Vocabulary::from_vocab_file(config_.target_vocabulary, config_.target_vocabulary_size);
   }
+}
+
+void Trainer::create_model() {
+  // An old run's best model must not pass for this run's (--overwrite got here).
+  std::remove(config_.best_model_path().c_str());
   model::ModelConfig model_config = config_.model;
   model_config.source_vocabulary = static_cast<int>(source_vocabulary_.size());
   model_config.target_vocabulary = static_cast<int>(target_vocabulary_.size());
@@ -129,6 +137,7 @@ void Trainer::resume() {
   source_vocabulary_ = std::move(checkpoint.model.source_vocabulary);
   target_vocabulary_ = std::move(checkpoint.model.target_vocabulary);
   state_ = checkpoint.state;
+  last_saved_update_ = state_.update;
   optimizer_ = make_optimizer(config_.optimizer);
   restore_optimizer(checkpoint, *optimizer_, model_->parameters(), path);
 }
@@ -169,10 +178,13 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
   const nn::CrossEntropySum sum = workers_->gradients(corpus_, batch, options, config_.seed, state_.update);
   const double norm = nn::gradient_norm(model_->parameters());
   if (!std::isfinite(sum.loss) || !std::isfinite(norm)) {
+    const std::string kept = last_saved_update_ < 0
+                                 ? "nothing was saved"
+                                 : "the files saved at update " + std::to_string(last_saved_update_) + " are kept";
     throw util::Error("update " + std::to_string(state_.update + 1) + ": the " +
                       (std::isfinite(sum.loss) ? std::string("gradient") : std::string("loss")) +
-                      " is not finite; nothing was saved after update " + std::to_string(state_.update) +
-                      " (try a lower --learning-rate or --clip-norm)");
+                      " is not finite; " + kept + " (try a lower --learning-rate" +
+                      (config_.clip_norm > 0 ? std::string(" or --clip-norm") : std::string(", or --clip-norm 1")) + ")");
   }
   if (config_.clip_norm > 0) nn::clip_gradient_norm(model_->parameters(), config_.clip_norm);
   optimizer_->step(model_->parameters(), learning_rate());
@@ -225,6 +237,7 @@ void Trainer::validate() {
 }
 
 void Trainer::save() {
+  last_saved_update_ = state_.update;
   write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_);
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_);
 }
@@ -238,13 +251,13 @@ std::string Trainer::limit_reached() const {
     return "--max-minutes " + fixed(config_.max_minutes, 1);
   }
   if (validator_ && config_.patience > 0 && state_.stalled >= config_.patience) {
-    return "early stopping (" + std::to_string(config_.patience) + " validations without improvement)";
+    return "early stopping: " + std::to_string(config_.patience) + " validations without improvement";
   }
   return "";
 }
 
 void Trainer::finish_model_file() {
-  if (config_.final_model != "best" || !validator_ || !file_exists(config_.best_model_path())) return;
+  if (config_.final_model != "best" || !validator_ || state_.validations.empty()) return;
   const model::LoadedModel best = model::read_model_file(config_.best_model_path());
   model::write_model_file(config_.model_path, model::FileKind::kModel, *best.model, best.source_vocabulary,
                           best.target_vocabulary);
@@ -288,6 +301,7 @@ TrainOutcome Trainer::run() {
       progress_.message("stopped by a signal after update " + std::to_string(state_.update) + "; " +
                         config_.checkpoint_path() + " written, continue with --resume");
       outcome.interrupted = true;
+      stop_requested.store(false);
       outcome.state = state_;
       return outcome;
     }
@@ -311,7 +325,6 @@ void request_stop() { stop_requested.store(true); }
 
 TrainOutcome run_training(const TrainConfig& config) {
   config.validate();
-  stop_requested.store(false);
   Trainer trainer(config);
   return trainer.run();
 }

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "math/gemm_kernels.h"
 #include "math/gemm.h"
 #include "support/gzip_text.h"
 
@@ -40,6 +41,7 @@ double gflops(int m, int n, int k, int runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rnnsearch::math::select_gemm_kernels(argv);
   int runs = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);

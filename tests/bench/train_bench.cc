@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "math/gemm_kernels.h"
 #include "data/batch.h"
 #include "data/corpus.h"
 #include "math/gemm.h"
@@ -26,6 +27,7 @@
 #include "support/busy_load.h"
 #include "support/gzip_text.h"
 #include "train/data_parallel.h"
+#include "util/allocator.h"
 
 using namespace rnnsearch;
 
@@ -85,7 +87,9 @@ Options parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rnnsearch::math::select_gemm_kernels(argv);
   const Options options = parse(argc, argv);
+  util::keep_freed_memory_for_reuse();
   if (options.source.empty() || options.target.empty()) {
     std::fprintf(stderr, "usage: train_bench --src train.bpe.de --tgt train.bpe.en [--threads N] [--updates N] "
                          "[--warmup N] [--load N] [--runs N]\n");

@@ -1,0 +1,260 @@
+// nmt-train on bad input: each case exits 1 (2 for usage errors) with one line on
+// stderr naming the file (and line), and leaves the files in its directory as they were.
+#include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "support/golden_cases.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+// Line 3 brings the first "katze"; line 5 is the only one over 4 tokens (its target, 7).
+const char* const kSource =
+    "ein haus\ndas haus\neine katze\nder hund\nein rotes haus\ndas blaue haus\n"
+    "die katze\nein hund\nder rote hund\ndas rote haus\neine blaue katze\nder blaue hund\n";
+const char* const kTarget =
+    "a house\nthe house\na cat\nthe dog\na red house near the blue house\nthe blue house\n"
+    "the cat\na dog\nthe red dog\nthe red house\na blue cat\nthe blue dog\n";
+
+// A tiny model and a short run: each call takes a few milliseconds.
+const std::vector<std::string> kTiny = {"--dim-emb", "8",   "--dim-enc",    "8", "--dim-dec",    "8",
+                                        "--dim-att", "8",   "--dim-maxout", "8", "--mini-batch", "4",
+                                        "--quiet"};
+
+struct Corpus {
+  rt::TempDir dir;
+  std::string source = dir.write("train.de", kSource);
+  std::string target = dir.write("train.en", kTarget);
+  std::string model = path("model.bin");
+  std::string checkpoint = model + ".ckpt";
+
+  std::string path(const std::string& name) const { return (dir.path() / name).string(); }
+
+  // nmt-train -t SOURCE TARGET -m MODEL, the tiny model, --max-updates 3 unless `args`
+  // give their own, then `args`.
+  rt::ProcessResult train(const std::vector<std::string>& args) const {
+    return train_on(source, target, args);
+  }
+  rt::ProcessResult train_on(const std::string& src, const std::string& tgt, const std::vector<std::string>& args) const {
+    std::vector<std::string> argv = {rt::tool_path("nmt-train"), "-t", src, tgt, "-m", model};
+    argv.insert(argv.end(), kTiny.begin(), kTiny.end());
+    if (std::find(args.begin(), args.end(), "--max-updates") == args.end()) {
+      argv.insert(argv.end(), {"--max-updates", "3"});
+    }
+    argv.insert(argv.end(), args.begin(), args.end());
+    return rt::run_process(argv, dir.path().string());
+  }
+
+  // Every file in the directory with its bytes: equal snapshots mean nothing was
+  // written, replaced or left behind (temporary files included).
+  std::map<std::string, std::string> snapshot() const {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+      files[entry.path().filename().string()] = rt::read_file(entry.path().string());
+    }
+    return files;
+  }
+};
+
+// Exit 1 and exactly one line on stderr, "nmt-train: " + `location` + ...
+void check_bad_input(const rt::ProcessResult& r, const std::string& location, const std::string& detail) {
+  BOOST_TEST(r.exit_code == 1, r.err);
+  BOOST_TEST(r.err.rfind("nmt-train: " + location, 0) == 0u, r.err);
+  BOOST_TEST(r.err.find(detail) != std::string::npos, r.err);
+  BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1, r.err);
+}
+
+// Exit 2: the first line names `option`, the second points to --help.
+void check_usage_error(const rt::ProcessResult& r, const std::string& option) {
+  BOOST_TEST(r.exit_code == 2, r.err);
+  BOOST_TEST(r.err.rfind("nmt-train: ", 0) == 0u, r.err);
+  BOOST_TEST(r.err.substr(0, r.err.find('\n')).find(option) != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("Try 'nmt-train --help'") != std::string::npos, r.err);
+}
+
+// Places stand-ins for MODEL and MODEL.ckpt that a failed run must not replace.
+void write_old_outputs(const Corpus& c) {
+  c.dir.write("model.bin", "old model\n");
+  c.dir.write("model.bin.ckpt", "old checkpoint\n");
+}
+
+// A good checkpoint from a short run, its bytes.
+std::string make_checkpoint(const Corpus& c) {
+  const auto r = c.train({"--max-updates", "2"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  return rt::read_file(c.checkpoint);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(train_cli)
+
+BOOST_AUTO_TEST_CASE(unaligned_files) {
+  Corpus c;
+  write_old_outputs(c);
+  const auto short_target = c.dir.write("short.en", "a house\nthe house\na cat\n");
+  const auto short_source = c.dir.write("short.de", "ein haus\n");
+  const auto before = c.snapshot();
+  check_bad_input(c.train_on(c.source, short_target, {"--overwrite"}), short_target + ": has 3 lines",
+                  c.source + " has more (line 4)");
+  check_bad_input(c.train_on(short_source, c.target, {"--overwrite"}), short_source + ": has 1 line,",
+                  c.target + " has more (line 2)");
+  BOOST_TEST((c.snapshot() == before));
+}
+
+BOOST_AUTO_TEST_CASE(empty_training_file_with_vocabularies) {
+  Corpus c;
+  const auto vocab_de = c.dir.write("vocab.de", "haus 5\nein 3\n");
+  const auto vocab_en = c.dir.write("vocab.en", "house 5\na 3\n");
+  const auto empty = c.dir.write("empty.en", "");
+  const auto empty_source = c.dir.write("empty.de", "");
+  write_old_outputs(c);
+  const auto before = c.snapshot();
+  check_bad_input(c.train_on(c.source, empty, {"-v", vocab_de, vocab_en, "--overwrite"}), empty + ": is empty",
+                  "but " + c.source + " is not");
+  check_bad_input(c.train_on(empty_source, empty, {"-v", vocab_de, vocab_en, "--overwrite"}), empty_source + ": is empty",
+                  "(and so is " + empty + ")");
+  BOOST_TEST((c.snapshot() == before));
+}
+
+// Without --vocabs the vocabularies come from the (empty) data: the corpus reader still
+// reports the empty file before a model is built from them.
+BOOST_AUTO_TEST_CASE(empty_training_file_without_vocabularies) {
+  Corpus c;
+  const auto empty = c.dir.write("empty.en", "");
+  const auto before = c.snapshot();
+  const auto r = c.train_on(c.source, empty, {});
+  BOOST_TEST(r.exit_code == 1, r.err);
+  BOOST_TEST(r.err.rfind("nmt-train: " + empty + ": is empty", 0) == 0u, r.err);
+  BOOST_TEST((c.snapshot() == before));
+}
+
+BOOST_AUTO_TEST_CASE(long_pair_is_an_error_when_asked) {
+  Corpus c;
+  write_old_outputs(c);
+  const auto before = c.snapshot();
+  check_bad_input(c.train({"--max-length", "4", "--long-pairs", "error", "--overwrite"}), c.target + ":5: ",
+                  "7 tokens, more than the length limit 4");
+  BOOST_TEST((c.snapshot() == before));
+  const auto skipped = c.train({"--max-length", "4", "--long-pairs", "skip", "--overwrite"});
+  BOOST_TEST(skipped.exit_code == 0, skipped.err);
+}
+
+BOOST_AUTO_TEST_CASE(token_missing_from_the_vocabulary) {
+  Corpus c;
+  const auto vocab_de = c.path("vocab.de"), vocab_en = c.path("vocab.en");
+  for (const auto& [text, vocab] : {std::pair{c.source, vocab_de}, std::pair{c.target, vocab_en}}) {
+    const auto r = rt::run_process({rt::tool_path("nmt-vocab"), "-i", text, "-o", vocab});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  }
+  const std::string full = rt::read_file(vocab_de);
+  BOOST_TEST_REQUIRE(full.find("katze ") != std::string::npos);
+  c.dir.write("vocab.de", std::regex_replace(full, std::regex("(^|\n)katze [0-9]+\n"), "$1"));
+  write_old_outputs(c);
+  const auto before = c.snapshot();
+  check_bad_input(c.train({"-v", vocab_de, vocab_en, "--overwrite"}), c.source + ":3: ",
+                  "token 'katze' is not in the source vocabulary");
+  BOOST_TEST((c.snapshot() == before));
+
+  const auto accepted = c.train({"-v", vocab_de, vocab_en, "--overwrite", "--allow-unk"});
+  BOOST_TEST_REQUIRE(accepted.exit_code == 0, accepted.err);
+  BOOST_TEST(rt::read_file(c.model).rfind("RNNSRCH\n", 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(resume_without_a_checkpoint) {
+  Corpus c;
+  check_bad_input(c.train({"--resume"}), c.checkpoint + ": ", "no checkpoint to resume from");
+  BOOST_TEST((c.snapshot().count("model.bin") == 0u));
+}
+
+BOOST_AUTO_TEST_CASE(resume_from_a_truncated_checkpoint) {
+  Corpus c;
+  const std::string good = make_checkpoint(c);
+  c.dir.write("model.bin.ckpt", good.substr(0, good.size() / 2));
+  const auto before = c.snapshot();
+  check_bad_input(c.train({"--resume", "--max-updates", "4"}), c.checkpoint + ": ", "truncated");
+  BOOST_TEST((c.snapshot() == before));
+}
+
+BOOST_AUTO_TEST_CASE(resume_from_a_corrupted_checkpoint) {
+  Corpus c;
+  std::string bytes = make_checkpoint(c);
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x5a);
+  c.dir.write("model.bin.ckpt", bytes);
+  const auto before = c.snapshot();
+  check_bad_input(c.train({"--resume", "--max-updates", "4"}), c.checkpoint + ": ", "checksum");
+  BOOST_TEST((c.snapshot() == before));
+}
+
+BOOST_AUTO_TEST_CASE(resume_from_a_newer_format_version) {
+  Corpus c;
+  std::string bytes = make_checkpoint(c);
+  BOOST_TEST_REQUIRE(bytes.rfind("RNNSRCH\n", 0) == 0u);
+  std::uint32_t version = 0;  // the uint32 after the 8-byte magic, in the writer's byte order
+  std::memcpy(&version, bytes.data() + 8, sizeof(version));
+  ++version;
+  std::memcpy(bytes.data() + 8, &version, sizeof(version));
+  c.dir.write("model.bin.ckpt", bytes);
+  const auto before = c.snapshot();
+  check_bad_input(c.train({"--resume", "--max-updates", "4"}), c.checkpoint + ": ",
+                  "version " + std::to_string(version) + " is newer");
+  BOOST_TEST((c.snapshot() == before));
+}
+
+BOOST_AUTO_TEST_CASE(non_finite_loss_names_the_update_and_keeps_the_last_save) {
+  Corpus c;
+  // Adam's first step moves every weight by about the learning rate: 1e30 without
+  // clipping overflows the next update's loss.
+  const auto r = c.train({"--learning-rate", "1e30", "--clip-norm", "0", "--save-freq", "1", "--max-updates", "20"});
+  check_bad_input(r, "update ", "is not finite");
+  std::smatch match;
+  BOOST_TEST_REQUIRE(std::regex_search(r.err, match, std::regex("^nmt-train: update ([0-9]+): ")), r.err);
+  const long failed = std::stol(match[1]);
+  BOOST_TEST_REQUIRE(failed >= 2);
+  BOOST_TEST_REQUIRE(std::filesystem::exists(c.checkpoint));
+  // The checkpoint of the update before is whole: resuming it up to its own update works.
+  const auto resumed =
+      c.train({"--resume", "--learning-rate", "1e30", "--clip-norm", "0", "--max-updates", std::to_string(failed - 1)});
+  BOOST_TEST(resumed.exit_code == 0, resumed.err);
+}
+
+BOOST_AUTO_TEST_CASE(existing_model_is_refused_without_resume_or_overwrite) {
+  Corpus c;
+  c.dir.write("model.bin", "old model\n");
+  const auto before = c.snapshot();
+  check_bad_input(c.train({}), c.model + ": exists", "--resume");
+  BOOST_TEST((c.snapshot() == before));
+
+  c.dir.write("model.bin.ckpt", "old checkpoint\n");
+  const auto with_checkpoint = c.snapshot();
+  check_bad_input(c.train({}), c.checkpoint + ": exists", "--overwrite");
+  BOOST_TEST((c.snapshot() == with_checkpoint));
+
+  const auto replaced = c.train({"--overwrite"});
+  BOOST_TEST_REQUIRE(replaced.exit_code == 0, replaced.err);
+  BOOST_TEST(rt::read_file(c.model).rfind("RNNSRCH\n", 0) == 0u);
+  BOOST_TEST(rt::read_file(c.checkpoint).rfind("RNNSRCH\n", 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_write_nothing) {
+  Corpus c;
+  const auto before = c.snapshot();
+  check_usage_error(c.train({"--dropout", "1.5"}), "--dropout");
+  check_usage_error(c.train({"--long-pairs", "drop"}), "--long-pairs");
+  check_usage_error(c.train({"--max-updates", "0"}), "nothing would end training");
+  const auto one_file = rt::run_process({rt::tool_path("nmt-train"), "-t", c.source, "-m", c.model, "--max-updates", "3"});
+  check_usage_error(one_file, "--train-sets");
+  const auto no_files = rt::run_process({rt::tool_path("nmt-train"), "-m", c.model, "--max-updates", "3"});
+  check_usage_error(no_files, "--train-sets");
+  BOOST_TEST((c.snapshot() == before));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
