@@ -2,6 +2,9 @@
 
 #include <cblas.h>
 
+#include <atomic>
+#include <cstdint>
+
 #include "math/shape_check.h"
 #include "util/error.h"
 
@@ -11,11 +14,15 @@ namespace {
 
 CBLAS_TRANSPOSE to_cblas(Transpose t) { return t == Transpose::kYes ? CblasTrans : CblasNoTrans; }
 
+std::atomic<std::uint64_t> multiply_adds{0};  // relaxed: a statistic, not a synchronization
+
 }  // namespace
 
 void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda,
               const float* b, int ldb, float beta, float* c, int ldc) {
   if (m == 0 || n == 0) return;
+  multiply_adds.fetch_add(static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(k),
+                          std::memory_order_relaxed);
   cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -33,6 +40,8 @@ void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& 
            static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),
            static_cast<int>(c.cols()));
 }
+
+double gemm_flops_done() { return 2.0 * static_cast<double>(multiply_adds.load(std::memory_order_relaxed)); }
 
 void set_gemm_threads(int threads) { openblas_set_num_threads(threads < 1 ? 1 : threads); }
 

@@ -20,6 +20,10 @@ void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& 
 void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda,
               const float* b, int ldb, float beta, float* c, int ldc);
 
+// Floating-point operations (2 m n k per product) of every product since the program
+// started, over all threads: benchmarks check their analytic FLOP counts against it.
+double gemm_flops_done();
+
 // Threads the backend may use for one product (1 keeps it in the calling thread).
 void set_gemm_threads(int threads);
 int gemm_threads();

@@ -37,24 +37,32 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// GFLOP/s of `threads` threads each multiplying [m x k] by [k x n] on one BLAS thread,
-// for about `seconds`; the median of `runs` such measurements.
+// GFLOP/s of `threads` threads each multiplying [m x k] by [k x n] on one BLAS thread at
+// the same time, each run about half a second; the median of `runs` runs.
 double concurrent_sgemm_rate(int threads, int m, int n, int k, int runs) {
   math::set_gemm_threads(1);
-  std::vector<double> rates;
+  struct Operands {
+    math::Matrix a, b, c;
+  };
+  std::vector<Operands> operands(static_cast<std::size_t>(threads));
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (auto& o : operands) {
+    o.a.resize(m, k);
+    o.b.resize(k, n);
+    o.c.resize(m, n);
+    for (Eigen::Index i = 0; i < o.a.size(); ++i) o.a.data()[i] = u(rng);
+    for (Eigen::Index i = 0; i < o.b.size(); ++i) o.b.data()[i] = u(rng);
+  }
   const double flop = 2.0 * m * n * k;
-  const int reps = std::max(1, static_cast<int>(1.5e10 / flop / 10));
+  const int reps = std::max(1, static_cast<int>(5e10 / flop));  // about 0.5 s at 100 GFLOP/s
+  std::vector<double> rates;
   for (int r = 0; r < runs; ++r) {
     std::vector<std::thread> workers;
     const auto start = Clock::now();
-    for (int t = 0; t < threads; ++t) {
-      workers.emplace_back([=] {
-        std::mt19937 rng(static_cast<unsigned>(t + 1));
-        std::uniform_real_distribution<float> u(-1, 1);
-        math::Matrix a(m, k), b(k, n), c(m, n);
-        for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = u(rng);
-        for (Eigen::Index i = 0; i < b.size(); ++i) b.data()[i] = u(rng);
-        for (int i = 0; i < reps; ++i) math::gemm(a, math::Transpose::kNo, b, math::Transpose::kNo, c);
+    for (auto& o : operands) {
+      workers.emplace_back([&o, reps] {
+        for (int i = 0; i < reps; ++i) math::gemm(o.a, math::Transpose::kNo, o.b, math::Transpose::kNo, o.c);
       });
     }
     for (auto& w : workers) w.join();
@@ -119,10 +127,12 @@ int main(int argc, char** argv) {
   const int total = std::min<int>(options.warmup + options.updates, static_cast<int>(batches.size()));
   double tokens = 0, seconds = 0;
   model::FlopCount flops;
+  double counted_flops = 0;  // what math::gemm actually multiplied
   std::vector<double> window_rates;
   double window_tokens = 0, window_seconds = 0;
   for (int u = 0; u < total; ++u) {
     const auto& indices = batches[static_cast<std::size_t>(u)];
+    const double flops_before = math::gemm_flops_done();
     const auto start = Clock::now();
     const auto sum = workers.gradients(corpus, indices, loss_options, 1234, u);
     nn::clip_gradient_norm(net.parameters(), 1.0);
@@ -130,6 +140,7 @@ int main(int argc, char** argv) {
     workers.broadcast();
     const double elapsed = seconds_since(start);
     if (u < options.warmup) continue;
+    counted_flops += math::gemm_flops_done() - flops_before;
     tokens += static_cast<double>(sum.tokens);
     seconds += elapsed;
     window_tokens += static_cast<double>(sum.tokens);
@@ -163,6 +174,8 @@ int main(int argc, char** argv) {
               per_token / 1e6, flops.encoder / tokens / 1e6, flops.attention / tokens / 1e6,
               flops.decoder_recurrence / tokens / 1e6, flops.deep_output / tokens / 1e6,
               flops.softmax_layer / tokens / 1e6);
+  std::printf("cross-check: math::gemm multiplied %.2f M FLOPs per target token (%.1f%% of the count above)\n",
+              counted_flops / tokens / 1e6, 100.0 * counted_flops / flops.total());
   const double square = concurrent_sgemm_rate(options.threads, 1024, 1024, 1024, options.runs);
   const double step = concurrent_sgemm_rate(options.threads, 64 / options.threads, 1536, 512, options.runs);
   std::printf("achieved: %.1f GFLOP/s\n", achieved);
