@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libboost-program-options-dev libboost-serialization-dev libboost-test-dev
-  libicu-dev libeigen3-dev libopenblas-dev
+  libicu-dev libeigen3-dev libopenblas-dev libdnnl-dev
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(python3-torch); fi
 

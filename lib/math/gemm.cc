@@ -1,6 +1,10 @@
 #include "math/gemm.h"
 
 #include <cblas.h>
+#ifdef RNNSEARCH_GEMM_ONEDNN
+#include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
+#endif
 
 #include <atomic>
 #include <cstdint>
@@ -12,7 +16,9 @@ namespace rnnsearch::math {
 
 namespace {
 
+#ifndef RNNSEARCH_GEMM_ONEDNN
 CBLAS_TRANSPOSE to_cblas(Transpose t) { return t == Transpose::kYes ? CblasTrans : CblasNoTrans; }
+#endif
 
 std::atomic<std::uint64_t> multiply_adds{0};  // relaxed: a statistic, not a synchronization
 
@@ -23,7 +29,16 @@ void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, cons
   if (m == 0 || n == 0) return;
   multiply_adds.fetch_add(static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(k),
                           std::memory_order_relaxed);
+#ifdef RNNSEARCH_GEMM_ONEDNN
+  const dnnl_status_t status = dnnl_sgemm(ta == Transpose::kYes ? 'T' : 'N', tb == Transpose::kYes ? 'T' : 'N', m, n, k,
+                                          alpha, a, lda, b, ldb, beta, c, ldc);
+  if (status != dnnl_success) {
+    throw util::Error("oneDNN sgemm failed (status " + std::to_string(static_cast<int>(status)) + ") for " +
+                      shape_text(m, k) + " by " + shape_text(k, n));
+  }
+#else
   cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+#endif
 }
 
 void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& c, float alpha, float beta,
@@ -43,8 +58,19 @@ void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& 
 
 double gemm_flops_done() { return 2.0 * static_cast<double>(multiply_adds.load(std::memory_order_relaxed)); }
 
+#ifdef RNNSEARCH_GEMM_ONEDNN
+// oneDNN parallelizes with OpenMP, whose thread count is a per-thread setting.
+void set_gemm_threads(int threads) { omp_set_num_threads(threads < 1 ? 1 : threads); }
+
+int gemm_threads() { return omp_get_max_threads(); }
+
+const char* gemm_backend() { return "oneDNN sgemm"; }
+#else
 void set_gemm_threads(int threads) { openblas_set_num_threads(threads < 1 ? 1 : threads); }
 
 int gemm_threads() { return openblas_get_num_threads(); }
+
+const char* gemm_backend() { return "OpenBLAS"; }
+#endif
 
 }  // namespace rnnsearch::math

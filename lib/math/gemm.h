@@ -1,7 +1,8 @@
 #pragma once
 // The one matrix-product entry point: C = alpha * op(A) * op(B) + beta * C over
-// row-major float matrices. Every layer multiplies through here, so the backend
-// (OpenBLAS's cblas_sgemm today; a bf16 AMX backend later) changes in one place.
+// row-major float matrices. Every layer multiplies through here, so the backend changes
+// in one place: oneDNN's sgemm when the build finds it (CMake RNNSEARCH_GEMM=onednn, the
+// default), else OpenBLAS's cblas_sgemm.
 #include <string>
 
 #include "math/types.h"
@@ -24,8 +25,12 @@ void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, cons
 // started, over all threads: benchmarks check their analytic FLOP counts against it.
 double gemm_flops_done();
 
-// Threads the backend may use for one product (1 keeps it in the calling thread).
+// Threads the backend may use for one product (1 keeps it in the calling thread). With
+// oneDNN this is a setting of the calling thread: a thread that multiplies on its own
+// sets it first.
 void set_gemm_threads(int threads);
 int gemm_threads();
+// "oneDNN sgemm" or "OpenBLAS": which library multiplies (chosen when building).
+const char* gemm_backend();
 
 }  // namespace rnnsearch::math

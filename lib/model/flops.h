@@ -1,8 +1,11 @@
 #pragma once
-// The floating-point operations RnnSearch::loss performs in its matrix products for one
-// batch (2 per multiply-add), forward and backward, counted from the shapes the code
-// multiplies. Elementwise work (nonlinearities, softmax, masking) is left out: it is
-// what makes the achieved rate fall short of the SGEMM rate.
+// The floating-point operations RnnSearch::loss performs in its matrix and vector
+// products for one batch (2 per multiply-add), forward and backward, counted from the
+// shapes the code multiplies. All go through math::gemm except the attention's
+// per-position vector products (scores against v and its gradient, the context sums and
+// theirs), 0.3% of the total here. Elementwise work (nonlinearities,
+// softmax, masking) is left out: it is what makes the achieved rate fall short of the
+// SGEMM rate.
 #include <cstdint>
 
 #include "model/config.h"

@@ -27,6 +27,7 @@ struct RnnSearch::Workspace {
   math::Matrix projected;       // P: [(T*B) x 3m] decoder GRU pre-activations
   math::Matrix states;          // S: [(T*B) x m], block i = s_{i-1}
   math::Matrix contexts;        // C: [(T*B) x 2n], block i = c_i
+  math::Matrix reset_states;    // [(T*B) x m], block i = r_i . s_{i-1} of the decoder GRU
   std::vector<nn::AdditiveAttention::StepCache> attention_steps;
   std::vector<nn::Gru::StepCache> gru_steps;
   math::Matrix query, context, weights;  // one step's [B x m], [B x 2n], [B x S]
@@ -42,6 +43,7 @@ struct RnnSearch::Workspace {
   // Backward.
   math::Matrix d_real_readout, d_readout, d_states, d_embedded, d_contexts, d_projected;
   math::Matrix d_annotations, d_keys, d_mean, d_initial_pre, d_context_step, d_query_step;
+  math::Matrix d_projected_queries;  // [(T*B) x A], block i = d_q of step i
   // Inference step.
   nn::AdditiveAttention::StepCache step_attention;
   nn::Gru::StepCache step_gru;
@@ -52,10 +54,18 @@ struct RnnSearch::Workspace {
 namespace {
 
 // Inverted dropout: each entry kept with probability 1 - p and scaled by 1 / (1 - p).
+// Two entries per 64-bit draw, each from 24 of its bits compared with p * 2^24.
 void fill_dropout(math::Matrix& mask, Eigen::Index rows, Eigen::Index cols, float p, util::Rng& rng) {
   mask.resize(rows, cols);
   const float keep = 1.0f / (1.0f - p);
-  for (Eigen::Index i = 0; i < mask.size(); ++i) mask.data()[i] = rng.uniform() < p ? 0.0f : keep;
+  const auto threshold = static_cast<std::uint64_t>(static_cast<double>(p) * (1 << 24));
+  float* out = mask.data();
+  const Eigen::Index size = mask.size();
+  for (Eigen::Index i = 0; i < size; i += 2) {
+    const std::uint64_t bits = rng.next();
+    out[i] = (bits >> 40) < threshold ? 0.0f : keep;
+    if (i + 1 < size) out[i + 1] = ((bits >> 8) & 0xFFFFFF) < threshold ? 0.0f : keep;
+  }
 }
 
 bool ends_with(const std::string& text, const std::string& suffix) {
@@ -189,6 +199,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   // The recurrence: c_i from s_{i-1}, then s_i (the last s_i is never read).
   w.states.resize(TB, m);
   w.contexts.resize(TB, D);
+  w.reset_states.resize(TB, m);
   w.states.topRows(B) = w.initial_state;
   if (static_cast<int>(w.attention_steps.size()) < T) {
     w.attention_steps.resize(static_cast<std::size_t>(T));
@@ -205,6 +216,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
                    step_projected, G);
     decoder_.step_rows(step_projected, w.states.data() + static_cast<std::ptrdiff_t>(i) * B * m,
                        w.states.data() + static_cast<std::ptrdiff_t>(i + 1) * B * m, B, w.gru_steps[i]);
+    w.reset_states.middleRows(static_cast<Eigen::Index>(i) * B, B) = w.gru_steps[i].reset_state;
   }
 
   // Deep output over all rows, dropout, then the softmax layer over the real rows only.
@@ -247,20 +259,28 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   w.d_annotations.setZero(static_cast<Eigen::Index>(S) * B, D);
   w.d_keys.setZero(static_cast<Eigen::Index>(S) * B, w.keys.cols());
   w.d_query_step.resize(B, m);
+  w.d_projected_queries.resize(TB, w.keys.cols());
   for (int i = T - 1; i >= 0; --i) {
     if (i + 1 < T) {
       float* d_step_projected = w.d_projected.data() + static_cast<std::ptrdiff_t>(i) * B * G;
       decoder_.step_backward_rows(w.gru_steps[i], w.d_states.data() + static_cast<std::ptrdiff_t>(i + 1) * B * m,
-                                  d_step_projected, w.d_states.data() + static_cast<std::ptrdiff_t>(i) * B * m, B);
+                                  d_step_projected, w.d_states.data() + static_cast<std::ptrdiff_t>(i) * B * m, B,
+                                  nn::WeightGradients::kDeferred);
       math::gemm_raw(Transpose::kNo, Transpose::kYes, B, D, G, 1.0f, d_step_projected, G, context_weight, G, 1.0f,
                      w.d_contexts.data() + static_cast<std::ptrdiff_t>(i) * B * D, D);
     }
     w.d_context_step = w.d_contexts.middleRows(static_cast<Eigen::Index>(i) * B, B);
     w.d_query_step.setZero();
     attention_.step_backward(w.attention_steps[i], w.d_context_step, nullptr, w.d_query_step, w.d_annotations,
-                             w.d_keys);
+                             w.d_keys, nn::WeightGradients::kDeferred);
+    w.d_projected_queries.middleRows(static_cast<Eigen::Index>(i) * B, B) = w.attention_steps[i].d_projected_query;
     w.d_states.middleRows(static_cast<Eigen::Index>(i) * B, B) += w.d_query_step;
   }
+  // The per-step weight gradients, all steps at once: the GRU's U (steps 0..T-2; row
+  // block i of the states is s_{i-1}, the state step i started from) and W_a, b_a.
+  decoder_.recurrent_weights_backward(w.states.data(), w.reset_states.data(), w.d_projected.data(),
+                                      (T - 1) * B);
+  attention_.query_weights_backward(w.states.data(), w.d_projected_queries.data(), static_cast<int>(TB));
 
   // The decoder input projection's weights, over all steps at once.
   math::gemm_raw(Transpose::kYes, Transpose::kNo, e, G, static_cast<int>(TB), 1.0f, w.embedded.data(), e,

@@ -52,44 +52,40 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
              query_weight_.name.c_str());
   cache.projected_query.rowwise() += bias_.value.row(0);
 
+  // Vector products per position (e_bj = v . hidden row) run here, on the row just
+  // computed, rather than as one-column products through math::gemm.
   cache.span.assign(static_cast<std::size_t>(B), 0);
   cache.hidden.resize(S * B, A);  // tanh(q_b + K_{j,b}): [(S*B) x A]
+  cache.scores_bs.resize(B, S);   // e: [B x S]
+  const auto v = score_weight_.value.col(0).transpose();  // [1 x A]
   for (Eigen::Index j = 0; j < S; ++j) {
     for (Eigen::Index b = 0; b < B; ++b) {
       const Eigen::Index r = j * B + b;
       if (source_mask(j, b) != 0.0f) {
         cache.hidden.row(r) = (cache.projected_query.row(b) + keys.row(r)).array().tanh();
+        cache.scores_bs(b, j) = cache.hidden.row(r).dot(v);
         cache.span[static_cast<std::size_t>(b)] = static_cast<int>(j + 1);
       } else {
         cache.hidden.row(r).setZero();
+        cache.scores_bs(b, j) = 0.0f;
       }
     }
   }
-  cache.scores.resize(S * B, 1);  // e: [(S*B) x 1], i.e. [S x B]
-  math::gemm(cache.hidden, Transpose::kNo, score_weight_.value, Transpose::kNo, cache.scores, 1.0f, 0.0f,
-             score_weight_.name.c_str());
-  cache.scores_bs.resize(B, S);  // e: [B x S]
-  cache.scores_bs = math::ConstMatrixMap(cache.scores.data(), S, B).transpose();
   math::masked_softmax(cache.scores_bs, source_mask, math::MaskLayout::kTransposed, cache.weights);
   weights = cache.weights;  // alpha: [B x S]
 
   // c_b = alpha_b H_b, H_b: [span x 2n] with rows B*2n apart; padding past the span is skipped.
-  context.resize(B, D);  // c: [B x 2n]
+  context.setZero(B, D);  // c: [B x 2n]
   for (Eigen::Index b = 0; b < B; ++b) {
     const int span = cache.span[static_cast<std::size_t>(b)];
-    if (span == 0) {
-      context.row(b).setZero();
-      continue;
-    }
-    math::gemm_raw(Transpose::kNo, Transpose::kNo, 1, static_cast<int>(D), span, 1.0f, cache.weights.data() + b * S,
-                   static_cast<int>(S), annotations.data() + b * D, static_cast<int>(B * D), 0.0f,
-                   context.data() + b * D, static_cast<int>(D));
+    for (Eigen::Index j = 0; j < span; ++j) context.row(b) += cache.weights(b, j) * annotations.row(j * B + b);
   }
 }
 
 void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,
                                       const math::Matrix* d_weights, math::Matrix& d_query,
-                                      math::Matrix& d_annotations, math::Matrix& d_keys) const {
+                                      math::Matrix& d_annotations, math::Matrix& d_keys,
+                                      WeightGradients weights) const {
   if (!cache.annotations) throw util::Error(keys_weight_.name + ": step_backward before step");
   const math::Matrix& annotations = *cache.annotations;  // H: [(S*B) x 2n]
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
@@ -108,41 +104,51 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
   }
   for (Eigen::Index b = 0; b < B; ++b) {
     const int span = cache.span[static_cast<std::size_t>(b)];
-    if (span == 0) continue;
-    math::gemm_raw(Transpose::kNo, Transpose::kYes, 1, span, static_cast<int>(D), 1.0f, d_context.data() + b * D,
-                   static_cast<int>(D), annotations.data() + b * D, static_cast<int>(B * D), 1.0f,
-                   cache.d_weights.data() + b * S, static_cast<int>(S));
-    math::gemm_raw(Transpose::kYes, Transpose::kNo, span, static_cast<int>(D), 1, 1.0f, cache.weights.data() + b * S,
-                   static_cast<int>(S), d_context.data() + b * D, static_cast<int>(D), 1.0f,
-                   d_annotations.data() + b * D, static_cast<int>(B * D));
+    for (Eigen::Index j = 0; j < span; ++j) {
+      const Eigen::Index r = j * B + b;
+      cache.d_weights(b, j) += d_context.row(b).dot(annotations.row(r));
+      d_annotations.row(r) += cache.weights(b, j) * d_context.row(b);
+    }
   }
 
   cache.scores_bs.setZero(B, S);  // d_e: [B x S]
   math::masked_softmax_backward(cache.weights, cache.d_weights, cache.scores_bs);
 
   // d_pre = d_e v^T (1 - tanh^2) row by row; it is exactly 0 wherever d_e is (all padding).
-  cache.scores.setZero(S * B, 1);              // d_e: [(S*B) x 1]
+  // dv += d_e_bj * hidden row, accumulated here with the row in cache.
   cache.d_projected_query.setZero(B, A);       // d_q: [B x A]
   cache.d_pre.resize(1, A);                    // one row of d_pre: [1 x A]
+  cache.d_score_weight.setZero(1, A);          // dv, as a row: [1 x A]
+  const auto v = score_weight_.value.col(0).transpose().array();  // [1 x A]
   for (Eigen::Index b = 0; b < B; ++b) {
     for (Eigen::Index j = 0; j < cache.span[static_cast<std::size_t>(b)]; ++j) {
       const float g = cache.scores_bs(b, j);
       if (g == 0.0f) continue;
       const Eigen::Index r = j * B + b;
-      cache.scores(r, 0) = g;
-      cache.d_pre.array() =
-          g * score_weight_.value.col(0).transpose().array() * (1.0f - cache.hidden.row(r).array().square());
+      const auto hidden = cache.hidden.row(r).array();
+      cache.d_score_weight.row(0).array() += g * hidden;
+      cache.d_pre.array() = g * v * (1.0f - hidden.square());
       d_keys.row(r) += cache.d_pre;
       cache.d_projected_query.row(b) += cache.d_pre;
     }
   }
-  math::gemm(cache.hidden, Transpose::kYes, cache.scores, Transpose::kNo, score_weight_.gradient, 1.0f, 1.0f,
-             score_weight_.name.c_str());
-  math::gemm(cache.query, Transpose::kYes, cache.d_projected_query, Transpose::kNo, query_weight_.gradient, 1.0f,
-             1.0f, query_weight_.name.c_str());
-  bias_.gradient.row(0) += cache.d_projected_query.colwise().sum();
+  score_weight_.gradient.col(0) += cache.d_score_weight.row(0).transpose();
+  if (weights == WeightGradients::kNow) {
+    query_weights_backward(cache.query.data(), cache.d_projected_query.data(), static_cast<int>(B));
+  }
   math::gemm(cache.d_projected_query, Transpose::kNo, query_weight_.value, Transpose::kYes, d_query, 1.0f, 1.0f,
              query_weight_.name.c_str());
+}
+
+}  // namespace rnnsearch::nn
+
+namespace rnnsearch::nn {
+
+void AdditiveAttention::query_weights_backward(const float* queries, const float* d_projected_queries, int rows) const {
+  const int m = query_dim(), A = attention_dim();
+  math::gemm_raw(Transpose::kYes, Transpose::kNo, m, A, rows, 1.0f, queries, m, d_projected_queries, A, 1.0f,
+                 query_weight_.gradient.data(), A);
+  bias_.gradient.row(0) += math::ConstMatrixMap(d_projected_queries, rows, A).colwise().sum();
 }
 
 }  // namespace rnnsearch::nn

@@ -33,7 +33,7 @@ class AdditiveAttention {
     std::vector<int> span;                       // per sentence: last real position + 1
     // Scratch reused by step and step_backward.
     math::Matrix projected_query;                // q: [B x A]
-    mutable math::Matrix scores;                 // e: [(S*B) x 1] in step; d_e in step_backward
+    mutable math::Matrix d_score_weight;         // step_backward scratch: dv as a row [1 x A]
     mutable math::Matrix scores_bs;              // e: [B x S] in step; d_e: [B x S] in step_backward
     mutable math::Matrix d_weights;              // d_alpha: [B x S]
     mutable math::Matrix d_projected_query;      // d_q: [B x A]
@@ -58,8 +58,13 @@ class AdditiveAttention {
   // d_query: [B x m], d_annotations: [(S*B) x 2n], d_keys: [(S*B) x A], all already shaped.
   // d_context: [B x 2n]; d_weights: [B x S] or null when nothing depends on the weights.
   // Gradients at padded positions stay zero.
+  // With kDeferred, W_a and b_a get nothing here: the caller collects cache.d_projected_query
+  // (d_q: [B x A]) of every step and passes them all to query_weights_backward.
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
-                     math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys) const;
+                     math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,
+                     WeightGradients weights = WeightGradients::kNow) const;
+  // dW_a += queries^T d_q,  db_a += sum_rows(d_q): queries [N x m], d_q [N x A] (row strides m and A).
+  void query_weights_backward(const float* queries, const float* d_projected_queries, int rows) const;
 
   int annotation_dim() const { return static_cast<int>(keys_weight_.value.rows()); }
   int query_dim() const { return static_cast<int>(query_weight_.value.rows()); }

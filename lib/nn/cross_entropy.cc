@@ -83,19 +83,20 @@ CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vec
     const double lse = static_cast<double>(max) + std::log(sum);
     double row_loss = lse - static_cast<double>(z(target));
     if (eps > 0.0) {
-      const double mean_z = z.cast<double>().sum() / static_cast<double>(vocabulary);
+      const double mean_z = static_cast<double>(z.sum()) / static_cast<double>(vocabulary);
       row_loss = (1.0 - eps) * row_loss + eps * (lse - mean_z);
     }
     result.loss += static_cast<double>(w) * row_loss;
     ++result.tokens;
 
     if (d_logits) {
-      // d = w * (p - q): p = exp(z - max) / sum, q = (1 - eps) onehot(target) + eps / V.
-      auto d = d_logits->row(r);
-      d *= static_cast<float>(1.0 / sum);
-      d(target) -= static_cast<float>(1.0 - eps);
-      if (eps > 0.0) d.array() -= static_cast<float>(eps / static_cast<double>(vocabulary));
-      d *= w;
+      // d = w * (p - q): p = exp(z - max) / sum, q = (1 - eps) onehot(target) + eps / V,
+      // in one pass over the row.
+      auto d = d_logits->row(r).array();
+      const auto scale = static_cast<float>(w / sum);
+      const auto shift = static_cast<float>(w * eps / static_cast<double>(vocabulary));
+      d = d * scale - shift;
+      d(target) -= static_cast<float>(w * (1.0 - eps));
     }
   }
   return result;

@@ -59,7 +59,7 @@ void Gru::step_rows(const float* projected, const float* h_prev, float* h, int b
 }
 
 void Gru::step_backward_rows(const StepCache& cache, const float* dh_data, float* d_gates_data,
-                             float* dh_prev_data, int batch) const {
+                             float* dh_prev_data, int batch, WeightGradients weights) const {
   const int H = hidden_dim();
   const auto dh = math::ConstMatrixMap(dh_data, batch, H).array();  // [B x H]
   math::MatrixMap d_gates(d_gates_data, batch, 3 * H);              // [B x 3H]
@@ -72,9 +72,10 @@ void Gru::step_backward_rows(const StepCache& cache, const float* dh_data, float
   d_gates.leftCols(H).array() = dh * (candidate - h_prev) * z * (1.0f - z);
   d_gates.rightCols(H).array() = dh * z * (1.0f - candidate.square());
   dh_prev.array() += dh * (1.0f - z);
-  // dU_h += (r . h_prev)^T d_candidate
-  math::gemm_raw(Transpose::kYes, Transpose::kNo, H, H, batch, 1.0f, cache.reset_state.data(), H,
-                 d_gates_data + 2 * H, 3 * H, 1.0f, recurrent_h_.gradient.data(), H);
+  if (weights == WeightGradients::kNow) {  // dU_h += (r . h_prev)^T d_candidate
+    math::gemm_raw(Transpose::kYes, Transpose::kNo, H, H, batch, 1.0f, cache.reset_state.data(), H,
+                   d_gates_data + 2 * H, 3 * H, 1.0f, recurrent_h_.gradient.data(), H);
+  }
   // d(r . h_prev) = d_candidate U_h^T, staged in the r columns of d_gates.
   math::gemm_raw(Transpose::kNo, Transpose::kYes, batch, H, H, 1.0f, d_gates_data + 2 * H, 3 * H,
                  recurrent_h_.value.data(), H, 0.0f, d_gates_data + H, 3 * H);
@@ -82,10 +83,21 @@ void Gru::step_backward_rows(const StepCache& cache, const float* dh_data, float
   dh_prev.array() += d_r * r;
   d_r = d_r * h_prev * r * (1.0f - r);
   // dU_zr += h_prev^T [dz | dr];  dh_prev += [dz | dr] U_zr^T
-  math::gemm_raw(Transpose::kYes, Transpose::kNo, H, 2 * H, batch, 1.0f, cache.h_prev.data(), H, d_gates_data,
-                 3 * H, 1.0f, recurrent_zr_.gradient.data(), 2 * H);
+  if (weights == WeightGradients::kNow) {
+    math::gemm_raw(Transpose::kYes, Transpose::kNo, H, 2 * H, batch, 1.0f, cache.h_prev.data(), H, d_gates_data,
+                   3 * H, 1.0f, recurrent_zr_.gradient.data(), 2 * H);
+  }
   math::gemm_raw(Transpose::kNo, Transpose::kYes, batch, H, 2 * H, 1.0f, d_gates_data, 3 * H,
                  recurrent_zr_.value.data(), 2 * H, 1.0f, dh_prev_data, H);
+}
+
+void Gru::recurrent_weights_backward(const float* h_prev, const float* reset_state, const float* d_gates,
+                                     int rows) const {
+  const int H = hidden_dim();
+  math::gemm_raw(Transpose::kYes, Transpose::kNo, H, 2 * H, rows, 1.0f, h_prev, H, d_gates, 3 * H, 1.0f,
+                 recurrent_zr_.gradient.data(), 2 * H);
+  math::gemm_raw(Transpose::kYes, Transpose::kNo, H, H, rows, 1.0f, reset_state, H, d_gates + 2 * H, 3 * H, 1.0f,
+                 recurrent_h_.gradient.data(), H);
 }
 
 void Gru::step(const math::Matrix& projected, const math::Matrix& h_prev, math::Matrix& h, StepCache& cache) const {
@@ -126,6 +138,8 @@ void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::M
   project_inputs(x, cache.projected);
   if (static_cast<Eigen::Index>(cache.steps.size()) < T) cache.steps.resize(T);
   states.resize(T * B, H);
+  cache.h_prev_all.resize(T * B, H);
+  cache.reset_all.resize(T * B, H);
 
   const bool reverse = direction == Direction::kRightToLeft;
   for (Eigen::Index i = 0; i < T; ++i) {
@@ -135,6 +149,8 @@ void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::M
     float* h = states.data() + t * B * H;
     StepCache& step_cache = cache.steps[t];
     step_rows(cache.projected.data() + t * B * 3 * H, h_prev, h, static_cast<int>(B), step_cache);
+    cache.h_prev_all.middleRows(t * B, B) = step_cache.h_prev;
+    cache.reset_all.middleRows(t * B, B) = step_cache.reset_state;
     for (Eigen::Index b = 0; b < B; ++b) {
       if (mask(t, b) == 0.0f) states.row(t * B + b) = step_cache.h_prev.row(b);
     }
@@ -166,8 +182,10 @@ void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, mat
       }
     }
     step_backward_rows(cache.steps[t], cache.dh_step.data(), cache.d_projected.data() + t * B * 3 * H,
-                       cache.dh_carry.data(), static_cast<int>(B));
+                       cache.dh_carry.data(), static_cast<int>(B), WeightGradients::kDeferred);
   }
+  recurrent_weights_backward(cache.h_prev_all.data(), cache.reset_all.data(), cache.d_projected.data(),
+                             static_cast<int>(T * B));
   if (dh0) *dh0 += cache.dh_carry;
   project_inputs_backward(cache.x, cache.d_projected, dx);
 }

@@ -50,6 +50,8 @@ class Gru {
     math::Matrix x;                // [(T*B) x in] copy of the inputs (for dW)
     math::Matrix mask;             // [T x B]
     math::Matrix projected;        // [(T*B) x 3H] x W + b
+    math::Matrix h_prev_all;       // [(T*B) x H] block t: the state step t started from
+    math::Matrix reset_all;        // [(T*B) x H] block t: r . h_prev of step t
     std::vector<StepCache> steps;  // steps[t]: the step at position t (size >= T)
     mutable math::Matrix d_projected;  // [(T*B) x 3H] backward scratch
     mutable math::Matrix dh_step;      // [B x H] backward scratch: gradient into one step's output
@@ -87,9 +89,14 @@ class Gru {
   // The step over raw row-major buffers: projected [B x 3H], h_prev / h [B x H].
   void step_rows(const float* projected, const float* h_prev, float* h, int batch, StepCache& cache) const;
   // Backward of step_rows: writes the pre-activation gradients into d_gates [B x 3H]
-  // (overwriting), adds into dh_prev [B x H] and into the U gradients.
-  void step_backward_rows(const StepCache& cache, const float* dh, float* d_gates, float* dh_prev,
-                          int batch) const;
+  // (overwriting), adds into dh_prev [B x H] and, with kNow, into the U gradients.
+  void step_backward_rows(const StepCache& cache, const float* dh, float* d_gates, float* dh_prev, int batch,
+                          WeightGradients weights = WeightGradients::kNow) const;
+  // The U gradients of `rows` steps' rows at once, for step_backward_rows with kDeferred:
+  //   dU_zr += h_prev^T [dz | dr],  dU_h += (r . h_prev)^T dh~
+  // h_prev, reset_state: [rows x H] (row stride H); d_gates: [rows x 3H] (row stride 3H).
+  void recurrent_weights_backward(const float* h_prev, const float* reset_state, const float* d_gates,
+                                  int rows) const;
 
   int input_dim() const { return static_cast<int>(input_weight_.value.rows()); }
   int hidden_dim() const { return static_cast<int>(recurrent_h_.value.rows()); }

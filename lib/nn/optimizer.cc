@@ -1,5 +1,6 @@
 #include "nn/optimizer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "util/error.h"
@@ -23,16 +24,24 @@ void Optimizer::prepare(ParameterRegistry& parameters, std::vector<std::vector<m
 
 Adam::Adam(float beta1, float beta2, float epsilon) : beta1_(beta1), beta2_(beta2), epsilon_(epsilon) {}
 
-void Adam::step(ParameterRegistry& parameters, float learning_rate) {
-  prepare(parameters, moments_, 2);
+void Optimizer::step(ParameterRegistry& parameters, float learning_rate) {
+  begin_step(parameters);
+  update(parameters, learning_rate, 0, parameters.all().size());
+}
+
+void Optimizer::begin_step(ParameterRegistry& parameters) {
+  allocate_state(parameters);
   ++steps_;
+}
+
+void Adam::update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) {
   const double correction1 = 1.0 - std::pow(static_cast<double>(beta1_), static_cast<double>(steps_));
   const double correction2 = 1.0 - std::pow(static_cast<double>(beta2_), static_cast<double>(steps_));
   // w -= lr * (m / c1) / (sqrt(v / c2) + eps), written without temporaries.
   const auto step_size = static_cast<float>(learning_rate / correction1);
   const auto inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(correction2));
   const auto all = parameters.all();
-  for (std::size_t i = 0; i < all.size(); ++i) {
+  for (std::size_t i = first; i < last; ++i) {
     math::Matrix& m = moments_[i][0];
     math::Matrix& v = moments_[i][1];
     const math::Matrix& g = all[i]->gradient;
@@ -52,11 +61,9 @@ std::vector<math::Matrix*> Adam::state() {
 
 Adadelta::Adadelta(float rho, float epsilon) : rho_(rho), epsilon_(epsilon) {}
 
-void Adadelta::step(ParameterRegistry& parameters, float learning_rate) {
-  prepare(parameters, averages_, 2);
-  ++steps_;
+void Adadelta::update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) {
   const auto all = parameters.all();
-  for (std::size_t i = 0; i < all.size(); ++i) {
+  for (std::size_t i = first; i < last; ++i) {
     math::Matrix& eg2 = averages_[i][0];
     math::Matrix& edx2 = averages_[i][1];
     const math::Matrix& g = all[i]->gradient;
@@ -76,22 +83,33 @@ std::vector<math::Matrix*> Adadelta::state() {
   return out;
 }
 
-double gradient_norm(const ParameterRegistry& parameters) {
+double squared_gradient_norm(const ParameterRegistry& parameters, std::size_t first, std::size_t last) {
+  const auto all = parameters.all();
   double sum = 0.0;
-  for (const Parameter* p : parameters.all()) {
-    for (Eigen::Index i = 0; i < p->gradient.size(); ++i) {
-      const double g = p->gradient.data()[i];
-      sum += g * g;
+  constexpr Eigen::Index kBlock = 1024;  // summed in float, vectorized; blocks added in double
+  for (std::size_t k = first; k < last; ++k) {
+    const math::Matrix& g = all[k]->gradient;
+    for (Eigen::Index begin = 0; begin < g.size(); begin += kBlock) {
+      const Eigen::Index count = std::min(kBlock, g.size() - begin);
+      sum += static_cast<double>(Eigen::Map<const math::Vector>(g.data() + begin, count).squaredNorm());
     }
   }
-  return std::sqrt(sum);
+  return sum;
+}
+
+void scale_gradients(ParameterRegistry& parameters, float factor, std::size_t first, std::size_t last) {
+  const auto all = parameters.all();
+  for (std::size_t k = first; k < last; ++k) all[k]->gradient *= factor;
+}
+
+double gradient_norm(const ParameterRegistry& parameters) {
+  return std::sqrt(squared_gradient_norm(parameters, 0, parameters.all().size()));
 }
 
 double clip_gradient_norm(ParameterRegistry& parameters, double max_norm) {
   const double norm = gradient_norm(parameters);
   if (max_norm > 0.0 && std::isfinite(norm) && norm > max_norm) {
-    const auto scale = static_cast<float>(max_norm / norm);
-    for (Parameter* p : parameters.all()) p->gradient *= scale;
+    scale_gradients(parameters, static_cast<float>(max_norm / norm), 0, parameters.all().size());
   }
   return norm;
 }

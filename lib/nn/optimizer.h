@@ -14,9 +14,15 @@ namespace rnnsearch::nn {
 class Optimizer {
  public:
   virtual ~Optimizer() = default;
-  // One update with the registry's current gradients (which it leaves as they are).
-  // Throws util::Error if the registry's parameters changed since the first step.
-  virtual void step(ParameterRegistry& parameters, float learning_rate) = 0;
+  // One update with the registry's current gradients (which it leaves as they are):
+  // begin_step, then update over every parameter. Throws util::Error if the registry's
+  // parameters changed since the first step.
+  void step(ParameterRegistry& parameters, float learning_rate);
+  // The same step in pieces, for updates split across threads: begin_step once, then
+  // update for disjoint ranges [first, last) of the registry's order, possibly at the
+  // same time; together they do exactly what step does.
+  void begin_step(ParameterRegistry& parameters);
+  virtual void update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) = 0;
   virtual std::string name() const = 0;
   // Sizes the state for `parameters` (zeros) if no step has done it yet, so that a
   // checkpoint's state can be copied in before the first step.
@@ -38,7 +44,7 @@ class Optimizer {
 class Adam : public Optimizer {
  public:
   Adam(float beta1 = 0.9f, float beta2 = 0.999f, float epsilon = 1e-8f);
-  void step(ParameterRegistry& parameters, float learning_rate) override;
+  void update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) override;
   std::string name() const override { return "adam"; }
   void allocate_state(ParameterRegistry& parameters) override { prepare(parameters, moments_, 2); }
   std::vector<math::Matrix*> state() override;
@@ -54,7 +60,7 @@ class Adam : public Optimizer {
 class Adadelta : public Optimizer {
  public:
   Adadelta(float rho = 0.95f, float epsilon = 1e-6f);
-  void step(ParameterRegistry& parameters, float learning_rate) override;
+  void update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) override;
   std::string name() const override { return "adadelta"; }
   void allocate_state(ParameterRegistry& parameters) override { prepare(parameters, averages_, 2); }
   std::vector<math::Matrix*> state() override;
@@ -66,6 +72,10 @@ class Adadelta : public Optimizer {
 
 // The L2 norm of all gradients together (NaN or inf when any gradient is).
 double gradient_norm(const ParameterRegistry& parameters);
+// The sum of squared gradients of parameters [first, last) in registry order, and the
+// gradients of that range scaled by `factor`: the pieces of clipping for split updates.
+double squared_gradient_norm(const ParameterRegistry& parameters, std::size_t first, std::size_t last);
+void scale_gradients(ParameterRegistry& parameters, float factor, std::size_t first, std::size_t last);
 // Scales all gradients so that their joint norm is at most max_norm (no-op when
 // max_norm <= 0 or the norm is not finite). Returns the norm before clipping.
 double clip_gradient_norm(ParameterRegistry& parameters, double max_norm);

@@ -18,6 +18,12 @@ struct Parameter {
   math::Matrix gradient;   // same shape; backward passes add into it
 };
 
+// Whether a per-step backward pass adds its weight gradients at once (kNow), or leaves
+// them to the caller, who adds those of all steps with one large product afterwards
+// (kDeferred): the per-step products have only B rows of depth and run far below the
+// machine's GEMM rate.
+enum class WeightGradients { kNow, kDeferred };
+
 class ParameterRegistry {
  public:
   // A new zero-valued parameter. Throws util::Error when the name is taken.

@@ -1,5 +1,6 @@
 #include "train/data_parallel.h"
 
+#include <cmath>
 #include <exception>
 #include <thread>
 
@@ -13,12 +14,31 @@ DataParallel::DataParallel(model::RnnSearch& master, int threads) {
     owned_.push_back(std::make_unique<model::RnnSearch>(master.config()));
     replicas_.push_back(owned_.back().get());
   }
-  broadcast();
+  for (std::size_t k = 1; k < replicas_.size(); ++k) replicas_[k]->copy_parameters_from(master);
   math::set_gemm_threads(1);
+  // Shards of about equal size: parameter i goes to the thread whose share its middle falls in.
+  const auto all = master.parameters().all();
+  const double total = static_cast<double>(master.parameters().scalar_count());
+  shards_.assign(static_cast<std::size_t>(threads), {0, 0});
+  double before = 0.0;
+  std::size_t thread = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const double size = static_cast<double>(all[i]->value.size());
+    while (thread + 1 < shards_.size() && (before + size / 2) * threads >= total * static_cast<double>(thread + 1)) {
+      shards_[thread + 1].first = shards_[thread + 1].second = i;
+      ++thread;
+    }
+    shards_[thread].second = i + 1;
+    before += size;
+  }
 }
 
-void DataParallel::broadcast() {
-  for (std::size_t k = 1; k < replicas_.size(); ++k) replicas_[k]->copy_parameters_from(*replicas_[0]);
+void DataParallel::copy_to_replicas(std::size_t first, std::size_t last) {
+  const auto master = replicas_[0]->parameters().all();
+  for (std::size_t k = 1; k < replicas_.size(); ++k) {
+    const auto theirs = replicas_[k]->parameters().all();
+    for (std::size_t p = first; p < last; ++p) theirs[p]->value = master[p]->value;
+  }
 }
 
 void DataParallel::run(const std::function<void(model::RnnSearch&, int)>& work) {
@@ -26,6 +46,7 @@ void DataParallel::run(const std::function<void(model::RnnSearch&, int)>& work) 
   std::vector<std::thread> workers;
   for (std::size_t k = 1; k < replicas_.size(); ++k) {
     workers.emplace_back([&, k] {
+      math::set_gemm_threads(1);  // per thread for oneDNN: the parallelism is this pool
       try {
         work(*replicas_[k], static_cast<int>(k));
       } catch (...) {
@@ -44,30 +65,63 @@ void DataParallel::run(const std::function<void(model::RnnSearch&, int)>& work) 
   }
 }
 
-nn::CrossEntropySum DataParallel::gradients(const data::ParallelCorpus& corpus, const std::vector<std::size_t>& indices,
-                                            const model::LossOptions& options, std::uint64_t seed, long update) {
+DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corpus,
+                                                const std::vector<std::size_t>& indices,
+                                                const model::LossOptions& options, std::uint64_t seed, long update) {
   const auto parts = data::split_for_threads(corpus, indices, threads());
   std::size_t total_tokens = 0;
   for (const std::size_t i : indices) total_tokens += corpus.target[i].size() + 1;
   const float scale = 1.0f / static_cast<float>(total_tokens);
   std::vector<nn::CrossEntropySum> sums(replicas_.size());
+  const bool zero_first = !gradients_are_zero_;
+  gradients_are_zero_ = false;
   run([&](model::RnnSearch& replica, int k) {
-    replica.parameters().zero_gradients();
+    if (zero_first) replica.parameters().zero_gradients();
     if (static_cast<std::size_t>(k) >= parts.size()) return;
     const data::Batch batch = data::make_batch(corpus, parts[static_cast<std::size_t>(k)]);
     util::Rng rng((seed * 1000003ull + static_cast<std::uint64_t>(update)) * 64ull + static_cast<std::uint64_t>(k));
     sums[static_cast<std::size_t>(k)] = replica.loss(batch, options, scale, &rng);
   });
-  nn::CrossEntropySum total;
-  const auto master = replicas_[0]->parameters().all();
-  for (std::size_t k = 0; k < replicas_.size(); ++k) {
-    total.loss += sums[k].loss;
-    total.tokens += sums[k].tokens;
-    if (k == 0) continue;
-    const auto theirs = replicas_[k]->parameters().all();
-    for (std::size_t p = 0; p < master.size(); ++p) master[p]->gradient += theirs[p]->gradient;
+  Gradients result;
+  for (const auto& sum : sums) {
+    result.loss.loss += sum.loss;
+    result.loss.tokens += sum.tokens;
   }
-  return total;
+  // Each thread sums its shard over the replicas and measures it; shards add up in order.
+  std::vector<double> squares(replicas_.size(), 0.0);
+  nn::ParameterRegistry& master = replicas_[0]->parameters();
+  run([&](model::RnnSearch&, int k) {
+    const auto [first, last] = shards_[static_cast<std::size_t>(k)];
+    const auto mine = master.all();
+    for (std::size_t j = 1; j < replicas_.size(); ++j) {
+      const auto theirs = replicas_[j]->parameters().all();
+      for (std::size_t p = first; p < last; ++p) {
+        mine[p]->gradient += theirs[p]->gradient;
+        theirs[p]->gradient.setZero();  // while it is in cache: the next update starts from zero
+      }
+    }
+    squares[static_cast<std::size_t>(k)] = nn::squared_gradient_norm(master, first, last);
+  });
+  double square_sum = 0.0;
+  for (const double square : squares) square_sum += square;
+  result.norm = std::sqrt(square_sum);
+  return result;
+}
+
+void DataParallel::apply_update(nn::Optimizer& optimizer, float learning_rate, double norm, double clip_norm) {
+  nn::ParameterRegistry& master = replicas_[0]->parameters();
+  optimizer.begin_step(master);
+  const bool clip = clip_norm > 0.0 && std::isfinite(norm) && norm > clip_norm;
+  const auto factor = static_cast<float>(clip ? clip_norm / norm : 1.0);
+  run([&](model::RnnSearch&, int k) {
+    const auto [first, last] = shards_[static_cast<std::size_t>(k)];
+    if (clip) nn::scale_gradients(master, factor, first, last);
+    optimizer.update(master, learning_rate, first, last);
+    const auto mine = master.all();
+    for (std::size_t p = first; p < last; ++p) mine[p]->gradient.setZero();
+    copy_to_replicas(first, last);
+  });
+  gradients_are_zero_ = true;
 }
 
 }  // namespace rnnsearch::train

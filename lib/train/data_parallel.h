@@ -1,9 +1,11 @@
 #pragma once
 // Synchronous data parallelism inside one process: one model replica per thread. Each
 // update splits its batch into per-thread parts of about equal target tokens; every
-// replica computes the gradient of its part, and the master's gradient becomes their sum,
-// added in thread order, so the same thread count always gives the same bits. After the
-// optimizer step, broadcast() copies the master's parameters to the replicas.
+// replica computes the gradient of its part. The rest of the update is split by
+// parameters: each thread owns a contiguous shard of the registry, sums that shard's
+// gradients into the master (in replica order, so the same thread count always gives
+// the same bits), and after the norm is known clips, steps the optimizer and copies the
+// new values to the other replicas, all for its shard only.
 // Every matrix product runs on one BLAS thread: the parallelism is here, in one pool,
 // not in a spinning BLAS pool beside it.
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include "data/batch.h"
 #include "model/rnnsearch.h"
 #include "nn/cross_entropy.h"
+#include "nn/optimizer.h"
 
 namespace rnnsearch::train {
 
@@ -24,19 +27,29 @@ class DataParallel {
   int threads() const { return static_cast<int>(replicas_.size()); }
   model::RnnSearch& replica(int k) { return *replicas_[static_cast<std::size_t>(k)]; }
 
-  // The master's gradients := d(sum of token losses)/dθ * scale over the batch of
-  // corpus sentences `indices`; returns the loss sum and token count. Dropout masks
-  // come from a generator seeded by (seed, update, thread).
-  nn::CrossEntropySum gradients(const data::ParallelCorpus& corpus, const std::vector<std::size_t>& indices,
-                                const model::LossOptions& options, std::uint64_t seed, long update);
-  // Copies the master's parameters into every other replica.
-  void broadcast();
+  struct Gradients {
+    nn::CrossEntropySum loss;  // loss sum and token count of the batch
+    double norm = 0.0;         // L2 norm of the summed gradient (NaN or inf when it is)
+  };
+  // The master's gradients := d(mean token loss)/dθ over the batch of corpus sentences
+  // `indices`. Dropout masks come from a generator seeded by (seed, update, thread).
+  Gradients gradients(const data::ParallelCorpus& corpus, const std::vector<std::size_t>& indices,
+                      const model::LossOptions& options, std::uint64_t seed, long update);
+  // Scales the master's gradients to norm `clip_norm` when `norm` exceeds it (clip_norm
+  // > 0), takes one optimizer step and gives every replica the new values.
+  void apply_update(nn::Optimizer& optimizer, float learning_rate, double norm, double clip_norm);
   // Runs work(replica, k) for k = 0..threads-1, each on its own thread (k = 0 on the caller's).
   void run(const std::function<void(model::RnnSearch&, int)>& work);
 
  private:
+  void copy_to_replicas(std::size_t first, std::size_t last);
+
   std::vector<model::RnnSearch*> replicas_;  // [0] is the master
+  std::vector<std::pair<std::size_t, std::size_t>> shards_;  // per thread: [first, last) parameters
   std::vector<std::unique_ptr<model::RnnSearch>> owned_;
+  // True when every replica's gradients are zero (apply_update leaves them so), which
+  // spares the next update a pass over them.
+  bool gradients_are_zero_ = false;
 };
 
 }  // namespace rnnsearch::train

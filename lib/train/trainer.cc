@@ -175,8 +175,9 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
   model::LossOptions options;
   options.dropout = config_.dropout;
   options.label_smoothing = config_.label_smoothing;
-  const nn::CrossEntropySum sum = workers_->gradients(corpus_, batch, options, config_.seed, state_.update);
-  const double norm = nn::gradient_norm(model_->parameters());
+  const DataParallel::Gradients gradients = workers_->gradients(corpus_, batch, options, config_.seed, state_.update);
+  const nn::CrossEntropySum& sum = gradients.loss;
+  const double norm = gradients.norm;
   if (!std::isfinite(sum.loss) || !std::isfinite(norm)) {
     const std::string kept = last_saved_update_ < 0
                                  ? "nothing was saved"
@@ -186,9 +187,7 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
                       " is not finite; " + kept + " (try a lower --learning-rate" +
                       (config_.clip_norm > 0 ? std::string(" or --clip-norm") : std::string(", or --clip-norm 1")) + ")");
   }
-  if (config_.clip_norm > 0) nn::clip_gradient_norm(model_->parameters(), config_.clip_norm);
-  optimizer_->step(model_->parameters(), learning_rate());
-  workers_->broadcast();
+  workers_->apply_update(*optimizer_, learning_rate(), norm, config_.clip_norm);
   ++state_.update;
   ++state_.batch_in_epoch;
   state_.target_tokens += static_cast<double>(sum.tokens);

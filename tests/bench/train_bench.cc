@@ -62,6 +62,7 @@ double concurrent_sgemm_rate(int threads, int m, int n, int k, int runs) {
     const auto start = Clock::now();
     for (auto& o : operands) {
       workers.emplace_back([&o, reps] {
+        math::set_gemm_threads(1);
         for (int i = 0; i < reps; ++i) math::gemm(o.a, math::Transpose::kNo, o.b, math::Transpose::kNo, o.c);
       });
     }
@@ -134,10 +135,9 @@ int main(int argc, char** argv) {
     const auto& indices = batches[static_cast<std::size_t>(u)];
     const double flops_before = math::gemm_flops_done();
     const auto start = Clock::now();
-    const auto sum = workers.gradients(corpus, indices, loss_options, 1234, u);
-    nn::clip_gradient_norm(net.parameters(), 1.0);
-    adam.step(net.parameters(), 1e-3f);
-    workers.broadcast();
+    const auto gradients = workers.gradients(corpus, indices, loss_options, 1234, u);
+    const auto& sum = gradients.loss;
+    workers.apply_update(adam, 1e-3f, gradients.norm, 1.0);
     const double elapsed = seconds_since(start);
     if (u < options.warmup) continue;
     counted_flops += math::gemm_flops_done() - flops_before;
@@ -174,13 +174,14 @@ int main(int argc, char** argv) {
               per_token / 1e6, flops.encoder / tokens / 1e6, flops.attention / tokens / 1e6,
               flops.decoder_recurrence / tokens / 1e6, flops.deep_output / tokens / 1e6,
               flops.softmax_layer / tokens / 1e6);
-  std::printf("cross-check: math::gemm multiplied %.2f M FLOPs per target token (%.1f%% of the count above)\n",
+  std::printf("cross-check: math::gemm multiplied %.2f M FLOPs per target token (%.1f%% of the count above; the "
+              "rest are the attention's vector products)\n",
               counted_flops / tokens / 1e6, 100.0 * counted_flops / flops.total());
   const double square = concurrent_sgemm_rate(options.threads, 1024, 1024, 1024, options.runs);
   const double step = concurrent_sgemm_rate(options.threads, 64 / options.threads, 1536, 512, options.runs);
   std::printf("achieved: %.1f GFLOP/s\n", achieved);
-  std::printf("SGEMM, %d thread(s) each multiplying alone: %.1f GFLOP/s at 1024x1024x1024, %.1f at the decoder step "
-              "%dx1536x512\n", options.threads, square, step, 64 / options.threads);
+  std::printf("SGEMM (%s), %d thread(s) each multiplying alone: %.1f GFLOP/s at 1024x1024x1024, %.1f at the decoder step "
+              "%dx1536x512\n", math::gemm_backend(), options.threads, square, step, 64 / options.threads);
   std::printf("ratio to the SGEMM rate: %.2f (1024^3), %.2f (decoder step shape)\n", achieved / square, achieved / step);
   std::printf("RESULT median_tokens_per_second=%.0f gflops=%.1f sgemm=%.1f ratio=%.3f\n", median_rate, achieved,
               square, achieved / square);

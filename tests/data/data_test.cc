@@ -8,6 +8,7 @@
 #include "data/batch.h"
 #include "data/corpus.h"
 #include "data/vocabulary.h"
+#include "support/error_message.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
 
@@ -15,15 +16,6 @@ using namespace rnnsearch;
 namespace rt = rnnsearch::testing;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const util::Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 data::ParallelCorpus numbered_corpus(std::size_t pairs) {
   data::ParallelCorpus corpus;
@@ -68,15 +60,15 @@ BOOST_AUTO_TEST_CASE(corpus_checks_line_counts_and_filters_long_and_empty_pairs)
   BOOST_TEST((corpus.line_numbers == std::vector<std::size_t>{1, 4}));
 
   options.long_pairs = data::LongPairs::kError;
-  BOOST_TEST(error_of([&] { data::read_parallel_corpus(src, tgt, vocab, vocab, options); }).find(src + ":3: 4 tokens") == 0u);
+  BOOST_TEST(rt::error_message([&] { data::read_parallel_corpus(src, tgt, vocab, vocab, options); }).find(src + ":3: 4 tokens") == 0u);
   options.long_pairs = data::LongPairs::kTruncate;
   BOOST_TEST(data::read_parallel_corpus(src, tgt, vocab, vocab, options).source[1].size() == 3u);
 
   const auto short_target = dir.write("t2", "b\nc\n");
-  BOOST_TEST(error_of([&] { data::read_parallel_corpus(src, short_target, vocab, vocab, options); })
+  BOOST_TEST(rt::error_message([&] { data::read_parallel_corpus(src, short_target, vocab, vocab, options); })
                  .find(short_target + ": has 2 lines, but " + src + " has more") == 0u);
   const auto empty = dir.write("e", "");
-  BOOST_TEST(error_of([&] { data::read_parallel_corpus(empty, tgt, vocab, vocab, options); }).find(empty + ": is empty") == 0u);
+  BOOST_TEST(rt::error_message([&] { data::read_parallel_corpus(empty, tgt, vocab, vocab, options); }).find(empty + ": is empty") == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(unknown_tokens_are_errors_unless_allowed) {
@@ -86,7 +78,7 @@ BOOST_AUTO_TEST_CASE(unknown_tokens_are_errors_unless_allowed) {
   const auto tgt = dir.write("t", "b\na\n");
   data::CorpusOptions options;
   options.allow_unknown = false;
-  BOOST_TEST(error_of([&] { data::read_parallel_corpus(src, tgt, vocab, vocab, options); })
+  BOOST_TEST(rt::error_message([&] { data::read_parallel_corpus(src, tgt, vocab, vocab, options); })
                  .find(src + ":2: token 'x' is not in the source vocabulary") == 0u);
   options.allow_unknown = true;
   const auto corpus = data::read_parallel_corpus(src, tgt, vocab, vocab, options);

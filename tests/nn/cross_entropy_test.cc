@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/error_message.h"
 #include "nn/cross_entropy.h"
 #include "nn/parameters.h"
 #include "support/gradcheck.h"
@@ -27,15 +28,6 @@ math::Matrix four_row_mask() {
   return mask;
 }
 const std::vector<std::int32_t> kFourTargets = {3, 0, 1, 4};
-
-std::string cross_entropy_error(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const util::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 // The finite-difference check of L(logits) = softmax_cross_entropy(...).loss.
 rt::GradientReport check_loss_gradient(float label_smoothing, std::uint32_t seed) {
@@ -187,21 +179,21 @@ BOOST_AUTO_TEST_CASE(a_target_out_of_range_names_the_row) {
   const math::Matrix mask = four_row_mask();
   std::vector<std::int32_t> targets = kFourTargets;
   targets[3] = 5;
-  BOOST_TEST(cross_entropy_error([&] { nn::softmax_cross_entropy(logits, targets, mask); }) ==
+  BOOST_TEST(rnnsearch::testing::error_message([&] { nn::softmax_cross_entropy(logits, targets, mask); }) ==
              "cross-entropy: target id 5 at row 3 is outside the vocabulary [0, 5)");
-  BOOST_TEST(cross_entropy_error([&] { nn::target_log_probabilities(logits, targets); }) ==
+  BOOST_TEST(rnnsearch::testing::error_message([&] { nn::target_log_probabilities(logits, targets); }) ==
              "cross-entropy: target id 5 at row 3 is outside the vocabulary [0, 5)");
   targets[3] = -2;
-  BOOST_TEST(cross_entropy_error([&] { nn::softmax_cross_entropy(logits, targets, mask); }) ==
+  BOOST_TEST(rnnsearch::testing::error_message([&] { nn::softmax_cross_entropy(logits, targets, mask); }) ==
              "cross-entropy: target id -2 at row 3 is outside the vocabulary [0, 5)");
 }
 
 BOOST_AUTO_TEST_CASE(mismatched_sizes_and_bad_smoothing_are_errors) {
   const math::Matrix logits = math::Matrix::Zero(4, 5);
   const math::Matrix mask = four_row_mask();
-  BOOST_TEST(cross_entropy_error([&] { nn::softmax_cross_entropy(logits, {0, 1, 2}, mask); }) ==
+  BOOST_TEST(rnnsearch::testing::error_message([&] { nn::softmax_cross_entropy(logits, {0, 1, 2}, mask); }) ==
              "cross-entropy: 3 targets for logits of [4 x 5], expected one per row");
-  BOOST_TEST(cross_entropy_error([&] { nn::softmax_cross_entropy(logits, kFourTargets, math::Matrix::Ones(3, 1)); }) ==
+  BOOST_TEST(rnnsearch::testing::error_message([&] { nn::softmax_cross_entropy(logits, kFourTargets, math::Matrix::Ones(3, 1)); }) ==
              "cross-entropy: mask [3 x 1] has 3 entries for logits of [4 x 5], expected one per row");
   BOOST_CHECK_THROW(nn::softmax_cross_entropy(logits, kFourTargets, mask, 1.0f), util::Error);
   BOOST_CHECK_THROW(nn::softmax_cross_entropy(logits, kFourTargets, mask, -0.1f), util::Error);

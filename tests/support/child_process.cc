@@ -1,5 +1,7 @@
 #include "support/child_process.h"
 
+#include "support/run_process.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,11 +26,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
     close(err_pipe[0]);
     close(err_pipe[1]);
     close(null_fd);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
+    exec_child(argv);
   }
   close(err_pipe[1]);
   err_fd_ = err_pipe[0];

@@ -19,6 +19,14 @@ std::string tool_path(const std::string& tool) {
   return std::filesystem::absolute(bin_dir() + "/" + tool).string();
 }
 
+void exec_child(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execv(args[0], args.data());
+  _exit(127);
+}
+
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& working_dir,
                           const std::string& stdin_data, const std::vector<std::string>& unset_env) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
@@ -32,11 +40,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
     if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) _exit(127);
     for (const auto& name : unset_env) unsetenv(name.c_str());
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
+    exec_child(argv);
   }
   close(in_pipe[0]);
   close(out_pipe[1]);

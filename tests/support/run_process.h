@@ -16,6 +16,9 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& working_dir = "",
                           const std::string& stdin_data = "", const std::vector<std::string>& unset_env = {});
 
+// In a forked child: executes argv (argv[0] the path); exits 127 when that fails.
+[[noreturn]] void exec_child(const std::vector<std::string>& argv);
+
 // bin_dir() + "/" + tool.
 std::string tool_path(const std::string& tool);
 
