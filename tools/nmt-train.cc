@@ -55,7 +55,7 @@ int run(int argc, char** argv) {
       ("model,m", po::value(&cfg.model_path)->default_value(cfg.model_path), "model file; the checkpoint is MODEL.ckpt, the best model MODEL.best")
       ("resume", po::bool_switch(&cfg.resume), "continue from MODEL.ckpt")
       ("overwrite", po::bool_switch(&cfg.overwrite), "start afresh even when MODEL or MODEL.ckpt exists")
-      ("valid-translation-output", po::value(&cfg.valid_translation_output), "write the greedy translations of each validation (BPE undone) here");
+      ("valid-translation-output", po::value(&cfg.valid_translation_output), "write the greedy translations of each validation (BPE undone) here, and the best one's to FILE.best");
   po::options_description data("Data");
   data.add_options()
       ("src-vocab-size", po::value(&cfg.source_vocabulary_size)->default_value(cfg.source_vocabulary_size), "keep the most frequent source tokens (specials included; 0 = all)")

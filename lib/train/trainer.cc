@@ -199,8 +199,9 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
 }
 
 void Trainer::validate() {
-  const bool with_bleu = config_.early_stopping_metric == "bleu" || !config_.valid_translation_output.empty();
-  const ValidationResult result = validator_->run(*workers_, with_bleu, kValidationBatch);
+  const auto start = std::chrono::steady_clock::now();
+  const ValidationResult result = validator_->run(*workers_, kValidationBatch);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ValidationRecord record{state_.update, result.cross_entropy, result.bleu};
   state_.validations.push_back(record);
   const double score = config_.early_stopping_metric == "bleu" ? result.bleu : -result.cross_entropy;
@@ -216,9 +217,10 @@ void Trainer::validate() {
     ++state_.stalled;
     ++state_.stalled_since_decay;
   }
-  std::string line = "validation at update " + std::to_string(state_.update) + ": cross-entropy " +
-                     fixed(result.cross_entropy, 4) + " (perplexity " + fixed(std::exp(result.cross_entropy), 2) + ")";
-  if (result.bleu >= 0) line += ", greedy BLEU " + fixed(result.bleu, 2);
+  std::string line = "validation at update " + std::to_string(state_.update) + " (" +
+                     fixed(state_.elapsed_seconds / 60.0, 1) + " min, took " + fixed(seconds, 1) +
+                     " s): cross-entropy " + fixed(result.cross_entropy, 4) + " (perplexity " +
+                     fixed(std::exp(result.cross_entropy), 2) + "), greedy BLEU " + fixed(result.bleu, 2);
   line += improved ? " (new best)" : " (stalled " + std::to_string(state_.stalled) + "/" +
                                          std::to_string(config_.patience) + ", best at update " +
                                          std::to_string(state_.best_update) + ")";
@@ -229,9 +231,13 @@ void Trainer::validate() {
   }
   progress_.message(line);
   if (!config_.valid_translation_output.empty()) {
-    util::AtomicFileWriter writer(config_.valid_translation_output);
-    for (const auto& translation : result.translations) writer.write_line(translation);
-    writer.commit();
+    // This validation's translations, and those of the best model so far beside them.
+    for (const std::string& path : {config_.valid_translation_output, config_.valid_translation_output + ".best"}) {
+      if (!improved && path != config_.valid_translation_output) continue;
+      util::AtomicFileWriter writer(path);
+      for (const auto& translation : result.translations) writer.write_line(translation);
+      writer.commit();
+    }
   }
 }
 

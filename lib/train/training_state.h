@@ -12,7 +12,7 @@ namespace rnnsearch::train {
 struct ValidationRecord {
   long update = 0;
   double cross_entropy = 0.0;  // nats per target token
-  double bleu = -1.0;          // -1 when not computed
+  double bleu = 0.0;           // greedy BLEU of the validation set
 
   template <class Archive>
   void serialize(Archive& archive, unsigned /*version*/) {

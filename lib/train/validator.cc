@@ -28,7 +28,7 @@ Validator::Validator(const std::string& source_path, const std::string& target_p
   for (const auto& line : util::read_lines(target_path)) references_.push_back(text::undo_bpe(line));
 }
 
-ValidationResult Validator::run(DataParallel& workers, bool with_bleu, int batch_size) const {
+ValidationResult Validator::run(DataParallel& workers, int batch_size) const {
   ValidationResult result;
   const int threads = workers.threads();
   // Cross-entropy: batches of length-sorted pairs, dealt round-robin to the threads.
@@ -56,7 +56,6 @@ ValidationResult Validator::run(DataParallel& workers, bool with_bleu, int batch
     result.tokens += tokens[static_cast<std::size_t>(k)];
   }
   result.cross_entropy = total_loss / static_cast<double>(std::max<std::size_t>(1, result.tokens));
-  if (!with_bleu) return result;
 
   // Greedy translations, the lines split into one contiguous share per thread.
   std::vector<std::vector<std::int32_t>> translations(sources_.size());

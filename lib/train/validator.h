@@ -15,7 +15,7 @@ namespace rnnsearch::train {
 struct ValidationResult {
   double cross_entropy = 0.0;  // nats per target token
   std::size_t tokens = 0;
-  double bleu = -1.0;          // -1 when not asked for
+  double bleu = 0.0;
   std::vector<std::string> translations;  // BPE undone, one per validation line
 };
 
@@ -24,7 +24,7 @@ class Validator {
   Validator(const std::string& source_path, const std::string& target_path, const data::Vocabulary& source_vocabulary,
             const data::Vocabulary& target_vocabulary, std::size_t max_length);
 
-  ValidationResult run(DataParallel& workers, bool with_bleu, int batch_size) const;
+  ValidationResult run(DataParallel& workers, int batch_size) const;
   std::size_t lines() const { return sources_.size(); }
 
  private:
