@@ -7,7 +7,8 @@
 // thing in main: when the variable is unset, OpenBLAS chose Haswell or Zen, and the CPU
 // has AVX-512 F/BW/DQ/VL, it sets OPENBLAS_CORETYPE=SkylakeX and executes the program
 // again (same arguments, same file descriptors). Anything else returns at once; a user's
-// own OPENBLAS_CORETYPE always wins.
+// own OPENBLAS_CORETYPE always wins (these machines' environment sets Haswell), and with
+// the oneDNN backend, which picks its own kernels, it does nothing.
 namespace rnnsearch::math {
 
 void select_gemm_kernels(char** argv);
