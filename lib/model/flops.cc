@@ -10,10 +10,12 @@ FlopCount training_flops(const ModelConfig& c, const BatchShape& s) {
   FlopCount f;
   // Encoder, two directions: input projection (forward, dW, dx) and 3 + 6 recurrent products per step.
   f.encoder = 2 * (3 * 2 * SB * e * 3 * n + S * (6 + 12) * B * n * n);
-  // Keys (forward, dU, dH), s_0 (forward, dW, dM), and per step: query (forward, dW, ds),
-  // scores against v (forward, dv), context (forward, d_alpha, dH) over the real positions.
-  const double context_rows = static_cast<double>(s.real_source_tokens);
-  f.attention = 3 * 2 * SB * D * A + 3 * 2 * B * D * m + T * (3 * 2 * B * m * A + 2 * 2 * SB * A + 3 * 2 * context_rows * D);
+  // Keys (forward, dU, dH), s_0 (forward, dW, dM), and per step the query (forward, dW, ds);
+  // per step and real source position: the score against v (forward, dv) and the context
+  // (forward, d_alpha, dH), vector products.
+  const double positions = static_cast<double>(s.real_source_tokens);
+  f.attention = 3 * 2 * SB * D * A + 3 * 2 * B * D * m + T * 3 * 2 * B * m * A;
+  f.attention_vectors = T * positions * (2 * 2 * A + 3 * 2 * D);
   // Decoder GRU: embedding half of the input projection over all rows (forward, dW, dY),
   // context half per step (forward, dC) plus its dW over all rows, recurrent products.
   f.decoder_recurrence = 3 * 2 * TB * e * G + (T - 1) * (2 * 2 * B * D * G + 18 * B * m * m) + 2 * TB * D * G;

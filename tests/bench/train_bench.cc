@@ -157,6 +157,7 @@ int main(int argc, char** argv) {
       const model::FlopCount f = model::training_flops(config, shape);
       flops.encoder += f.encoder;
       flops.attention += f.attention;
+      flops.attention_vectors += f.attention_vectors;
       flops.decoder_recurrence += f.decoder_recurrence;
       flops.deep_output += f.deep_output;
       flops.softmax_layer += f.softmax_layer;
@@ -169,14 +170,14 @@ int main(int argc, char** argv) {
               options.warmup, tokens, seconds);
   std::printf("throughput: %.0f target tokens/s overall, %.0f median of 10-update windows\n", tokens / seconds,
               median_rate);
-  std::printf("matrix-product FLOPs per target token: %.2f M (encoder %.2f, attention %.2f, decoder GRU %.2f, "
-              "deep output %.2f, softmax layer %.2f)\n",
+  std::printf("model FLOPs per target token: %.2f M (encoder %.2f, attention %.2f + %.2f in vector products, "
+              "decoder GRU %.2f, deep output %.2f, softmax layer %.2f)\n",
               per_token / 1e6, flops.encoder / tokens / 1e6, flops.attention / tokens / 1e6,
+              flops.attention_vectors / tokens / 1e6,
               flops.decoder_recurrence / tokens / 1e6, flops.deep_output / tokens / 1e6,
               flops.softmax_layer / tokens / 1e6);
-  std::printf("cross-check: math::gemm multiplied %.2f M FLOPs per target token (%.1f%% of the count above; the "
-              "rest are the attention's vector products)\n",
-              counted_flops / tokens / 1e6, 100.0 * counted_flops / flops.total());
+  std::printf("cross-check: math::gemm multiplied %.2f M FLOPs per target token, %.2f%% of the count's matrix "
+              "products\n", counted_flops / tokens / 1e6, 100.0 * counted_flops / flops.matrix_products());
   const double square = concurrent_sgemm_rate(options.threads, 1024, 1024, 1024, options.runs);
   const double step = concurrent_sgemm_rate(options.threads, 64 / options.threads, 1536, 512, options.runs);
   std::printf("achieved: %.1f GFLOP/s\n", achieved);

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "data/batch.h"
+#include "math/gemm.h"
+#include "model/flops.h"
 #include "model/rnnsearch.h"
 #include "support/gradcheck.h"
 
@@ -124,6 +126,21 @@ BOOST_AUTO_TEST_CASE(decoder_steps_give_the_training_loss) {
     state.swap(next);
   }
   BOOST_TEST(std::fabs(stepwise - teacher_forced) < 1e-4 * std::fabs(teacher_forced));
+}
+
+BOOST_AUTO_TEST_CASE(flop_count_equals_what_the_products_multiply) {
+  // The analytic count of model/flops.h against math::gemm's own tally, for a training
+  // step (forward and backward) on a padded batch.
+  model::ModelConfig config = tiny_config(false);
+  model::RnnSearch net(config);
+  rt::randomize(net.parameters(), 3, 0.5f);
+  const data::Batch batch = data::make_batch(tiny_corpus(), {0, 1, 2});
+  const double before = math::gemm_flops_done();
+  net.loss(batch, {}, 1.0f);
+  const double counted = math::gemm_flops_done() - before;
+  const model::BatchShape shape{batch.sentences, batch.source_length, batch.target_length,
+                                static_cast<long>(batch.target_tokens()), static_cast<long>(batch.source_mask.sum())};
+  BOOST_TEST(counted == model::training_flops(config, shape).matrix_products());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
