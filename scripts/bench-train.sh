@@ -44,9 +44,18 @@ OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 "$shared/peer/rnnsearch.py" --threads "
   --maxout-dim 256 --maxout-pieces 2 --dropout 0.2 --batch-size 64 --lr 5e-4 --clip 1.0 --max-len 50 \
   --seed 1234 2>&1 | tee "$peer_log" >&2
 stop_load
-# The step lines after the first 50 batches, as ../shared/peer/README.md reads them; their median.
-peer=$(grep -E ' step [0-9]+ \|' "$peer_log" | awk '{ for (i = 1; i <= NF; ++i) if ($i == "step") s = $(i + 1);
-  for (i = 1; i <= NF; ++i) if ($i == "tok/s") r = $(i + 1); if (s > 50) print r }' | sort -n |
-  awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+# The step lines after the first 50 batches, as ../shared/peer/README.md reads them; their
+# median. Under heavy load the peer may not get past 50 batches: then all its lines count.
+peer_rates() {
+  grep -E ' step [0-9]+ \|' "$peer_log" | awk -v skip="$1" '{ for (i = 1; i <= NF; ++i) { if ($i == "step") s = $(i + 1);
+    if ($i == "tok/s") r = $(i + 1) } if (s > skip) print r }'
+}
+rates=$(peer_rates 50)
+if [ -z "$rates" ]; then
+  echo "(the peer logged nothing after its first 50 batches: its first lines are used)"
+  rates=$(peer_rates 0)
+fi
+peer=$(echo "$rates" | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1;
+  print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 echo "== training throughput, target tokens/s (medians), $threads thread(s), load $load"
 awk -v ours="$ours" -v peer="$peer" 'BEGIN { printf "rnnsearch %d   PyTorch %d   ratio %.2f\n", ours, peer, ours / peer }'
