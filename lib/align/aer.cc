@@ -1,0 +1,39 @@
+#include "align/aer.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace rnnsearch::align {
+
+namespace {
+
+std::size_t common(const Alignment& a, const Alignment& b) {
+  Alignment both;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+  return both.size();
+}
+
+}  // namespace
+
+void AlignmentScores::add(const Alignment& hypothesis, const GoldAlignment& gold) {
+  hypothesis_links += hypothesis.size();
+  sure_links += gold.sure.size();
+  sure_matches += common(hypothesis, gold.sure);
+  possible_matches += common(hypothesis, gold.possible);
+}
+
+double AlignmentScores::precision() const {
+  return hypothesis_links == 0 ? 0.0 : static_cast<double>(possible_matches) / static_cast<double>(hypothesis_links);
+}
+
+double AlignmentScores::recall() const {
+  return sure_links == 0 ? 0.0 : static_cast<double>(sure_matches) / static_cast<double>(sure_links);
+}
+
+double AlignmentScores::aer() const {
+  const std::size_t total = hypothesis_links + sure_links;
+  if (total == 0) return 1.0;
+  return 1.0 - static_cast<double>(sure_matches + possible_matches) / static_cast<double>(total);
+}
+
+}  // namespace rnnsearch::align

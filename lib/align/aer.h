@@ -1,0 +1,25 @@
+#pragma once
+// Alignment error rate (Och and Ney 2003) of hypothesis links A against gold sure links S
+// and possible links P (S included in P), summed over a corpus:
+//   precision = |A & P| / |A|,  recall = |A & S| / |S|,
+//   AER = 1 - (|A & S| + |A & P|) / (|A| + |S|)
+#include <cstddef>
+
+#include "align/alignment.h"
+
+namespace rnnsearch::align {
+
+struct AlignmentScores {
+  std::size_t hypothesis_links = 0;  // |A|
+  std::size_t sure_links = 0;        // |S|
+  std::size_t sure_matches = 0;      // |A & S|
+  std::size_t possible_matches = 0;  // |A & P|
+
+  // Adds one sentence pair.
+  void add(const Alignment& hypothesis, const GoldAlignment& gold);
+  double precision() const;  // 0 when A is empty
+  double recall() const;     // 0 when S is empty
+  double aer() const;        // 1 when A and S are both empty
+};
+
+}  // namespace rnnsearch::align

@@ -1,0 +1,92 @@
+#include "align/alignment.h"
+
+#include <algorithm>
+
+#include "util/error.h"
+
+namespace rnnsearch::align {
+
+namespace {
+
+constexpr long kMaxIndex = 100000;  // no sentence is this long: a larger index is a broken file
+
+// Parses a non-negative decimal at text[pos..), advancing pos; false when there is none.
+bool parse_index(const std::string& text, std::size_t& pos, long& value) {
+  const std::size_t start = pos;
+  value = 0;
+  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+    value = value * 10 + (text[pos] - '0');
+    if (value > kMaxIndex) return false;
+    ++pos;
+  }
+  return pos > start;
+}
+
+void sort_unique(Alignment& alignment) {
+  std::sort(alignment.begin(), alignment.end());
+  alignment.erase(std::unique(alignment.begin(), alignment.end()), alignment.end());
+}
+
+// Calls add(link, separator) for every pair of the line; separators other than those in
+// `allowed` are errors.
+template <typename Add>
+void parse_pairs(const std::string& text, const std::string& file, std::size_t line, const std::string& allowed,
+                 const Add& add) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    if (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r') {
+      ++pos;
+      continue;
+    }
+    const std::size_t start = pos;
+    std::size_t end = text.find_first_of(" \t\r", pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string pair = text.substr(start, end - start);
+    long source = 0, target = 0;
+    std::size_t at = 0;
+    const bool ok = parse_index(pair, at, source) && at < pair.size() &&
+                    allowed.find(pair[at]) != std::string::npos && [&] {
+                      const char separator = pair[at++];
+                      const bool digits = parse_index(pair, at, target) && at == pair.size();
+                      if (digits) add(Link{static_cast<int>(source), static_cast<int>(target)}, separator);
+                      return digits;
+                    }();
+    if (!ok) {
+      throw util::Error(file, line,
+                        "malformed alignment pair '" + pair + "' (expected " +
+                            (allowed.size() > 1 ? "i-j or i?j" : "i-j") + " with 0-based indices)");
+    }
+    pos = end;
+  }
+}
+
+}  // namespace
+
+Alignment parse_pharaoh(const std::string& text, const std::string& file, std::size_t line) {
+  Alignment alignment;
+  parse_pairs(text, file, line, "-", [&](const Link& link, char) { alignment.push_back(link); });
+  sort_unique(alignment);
+  return alignment;
+}
+
+GoldAlignment parse_gold(const std::string& text, const std::string& file, std::size_t line) {
+  GoldAlignment gold;
+  parse_pairs(text, file, line, "-?", [&](const Link& link, char separator) {
+    if (separator == '-') gold.sure.push_back(link);
+    gold.possible.push_back(link);
+  });
+  sort_unique(gold.sure);
+  sort_unique(gold.possible);
+  return gold;
+}
+
+std::string format_pharaoh(const Alignment& alignment) {
+  std::string text;
+  for (const Link& link : alignment) {
+    if (!text.empty()) text += ' ';
+    text += std::to_string(link.source) + "-" + std::to_string(link.target);
+  }
+  return text;
+}
+
+}  // namespace rnnsearch::align

@@ -1,0 +1,28 @@
+#pragma once
+// Symmetrization of a forward (source-to-target) and a reverse alignment of the same
+// sentence pair, both in source-target order, with the heuristics of Koehn et al. (2003)
+// exactly as fast_align's atools computes them (its output is reproduced line for line):
+//   intersect, union;
+//   grow-diag: start from the intersection; over the union's other links in (source,
+//     target) order, repeatedly add each link with an aligned neighbour (8 directions)
+//     whose source or target word is still unaligned, each addition visible to the links
+//     after it, until a pass adds nothing;
+//   grow-diag-final: then add the forward links, then the reverse ones, in (source,
+//     target) order, whose source or target word is unaligned;
+//   grow-diag-final-and: the same with links whose source and target words are both
+//     unaligned.
+#include <string>
+
+#include "align/alignment.h"
+
+namespace rnnsearch::align {
+
+enum class Symmetrization { kIntersect, kUnion, kGrowDiag, kGrowDiagFinal, kGrowDiagFinalAnd };
+
+// atools' names: "intersect", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and".
+// Throws util::UsageError listing them for any other.
+Symmetrization parse_symmetrization(const std::string& name);
+
+Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetrization heuristic);
+
+}  // namespace rnnsearch::align
