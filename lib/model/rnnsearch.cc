@@ -318,6 +318,26 @@ void RnnSearch::encode(const std::vector<std::int32_t>& source, const math::Matr
   initial_state_forward(out.annotations, source_mask, B, work_->mean, out.initial_state);
 }
 
+void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, EncoderOutput& out) {
+  const int B = in.sentences, S = in.source_length, R = static_cast<int>(rows.size());
+  out.sentences = R;
+  out.source_length = S;
+  out.annotations.resize(static_cast<Eigen::Index>(S) * R, in.annotations.cols());
+  out.keys.resize(static_cast<Eigen::Index>(S) * R, in.keys.cols());
+  out.source_mask.resize(S, R);
+  out.initial_state.resize(R, in.initial_state.cols());
+  for (int r = 0; r < R; ++r) {
+    const int b = rows[static_cast<std::size_t>(r)];
+    if (b < 0 || b >= B) throw util::Error("select_sentences: sentence " + std::to_string(b) + " of " + std::to_string(B));
+    for (int j = 0; j < S; ++j) {
+      out.annotations.row(static_cast<Eigen::Index>(j) * R + r) = in.annotations.row(static_cast<Eigen::Index>(j) * B + b);
+      out.keys.row(static_cast<Eigen::Index>(j) * R + r) = in.keys.row(static_cast<Eigen::Index>(j) * B + b);
+    }
+    out.source_mask.col(r) = in.source_mask.col(b);
+    out.initial_state.row(r) = in.initial_state.row(b);
+  }
+}
+
 void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
                              const math::Matrix& state, math::Matrix& log_probs, math::Matrix& next_state,
                              math::Matrix& weights) {

@@ -54,6 +54,10 @@ struct EncoderOutput {
   math::Matrix initial_state;            // s_0: [B x m]
 };
 
+// out := the sentences `rows` of `in` (a sentence may appear several times, as the
+// hypotheses of a beam do), in that order.
+void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, EncoderOutput& out);
+
 class RnnSearch {
  public:
   explicit RnnSearch(const ModelConfig& config);

@@ -1,0 +1,157 @@
+#include "search/beam_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "data/batch.h"
+#include "data/vocabulary.h"
+#include "util/error.h"
+
+namespace rnnsearch::search {
+
+namespace {
+
+// A live hypothesis: one row of the decoder batch.
+struct Live {
+  int sentence = 0;  // index into the batch's sentences
+  std::vector<std::int32_t> tokens;
+  double log_probability = 0.0;
+};
+
+struct Candidate {
+  int row = 0;               // the live hypothesis it extends
+  std::int32_t word = 0;
+  double log_probability = 0.0;
+};
+
+// Best first; equal scores go to the earlier row, then the lower word id.
+bool better(const Candidate& a, const Candidate& b) {
+  if (a.log_probability != b.log_probability) return a.log_probability > b.log_probability;
+  if (a.row != b.row) return a.row < b.row;
+  return a.word < b.word;
+}
+
+double normalized(double log_probability, std::size_t length, double alpha) {
+  return alpha == 0.0 ? log_probability : log_probability / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), alpha);
+}
+
+// Decodes one batch of non-empty sources; results[k] for indices[k].
+void search_batch(model::RnnSearch& model, const std::vector<std::vector<std::int32_t>>& sources,
+                  const std::vector<std::size_t>& indices, const BeamOptions& options,
+                  std::vector<std::vector<Hypothesis>>& results) {
+  const data::Batch batch = data::make_batch(sources, nullptr, indices);
+  const int B = batch.sentences, K = options.beam_size;
+  model::EncoderOutput encoded, rows_encoded;
+  model.encode(batch.source, batch.source_mask, encoded);
+
+  std::vector<int> limit(static_cast<std::size_t>(B));
+  for (int b = 0; b < B; ++b) {
+    limit[b] = static_cast<int>(options.max_length_ratio * static_cast<double>(sources[indices[b]].size())) + 10;
+  }
+  std::vector<std::vector<Hypothesis>> finished(static_cast<std::size_t>(B));
+  std::vector<Live> live(static_cast<std::size_t>(B));
+  for (int b = 0; b < B; ++b) live[b].sentence = b;
+  math::Matrix state = encoded.initial_state, next_state, log_probs, weights, selected_state;
+  std::vector<int> row_sentences(static_cast<std::size_t>(B));
+  std::iota(row_sentences.begin(), row_sentences.end(), 0);
+  model::select_sentences(encoded, row_sentences, rows_encoded);
+
+  for (int step = 0; !live.empty(); ++step) {
+    std::vector<std::int32_t> previous;
+    for (const Live& h : live) previous.push_back(h.tokens.empty() ? data::Vocabulary::kBos : h.tokens.back());
+    model.decoder_step(rows_encoded, previous, state, log_probs, next_state, weights);
+
+    // Candidates per sentence: each live row's K best words, then the sentence's K best.
+    std::vector<std::vector<Candidate>> per_sentence(static_cast<std::size_t>(B));
+    std::vector<int> words(static_cast<std::size_t>(log_probs.cols()));
+    for (int r = 0; r < static_cast<int>(live.size()); ++r) {
+      std::iota(words.begin(), words.end(), 0);
+      const auto row = log_probs.row(r);
+      const int take = std::min<int>(K, static_cast<int>(words.size()));
+      std::partial_sort(words.begin(), words.begin() + take, words.end(), [&](int a, int b) {
+        return row(a) != row(b) ? row(a) > row(b) : a < b;
+      });
+      for (int k = 0; k < take; ++k) {
+        per_sentence[static_cast<std::size_t>(live[r].sentence)].push_back(
+            {r, words[static_cast<std::size_t>(k)], live[r].log_probability + static_cast<double>(row(words[k]))});
+      }
+    }
+    // Each sentence's beam is as wide as it has hypotheses still to finish: its best
+    // `width` candidates either finish (</s>, or the length limit) or live on.
+    std::vector<Live> next;
+    std::vector<int> parents;
+    for (int b = 0; b < B; ++b) {
+      auto& candidates = per_sentence[static_cast<std::size_t>(b)];
+      std::sort(candidates.begin(), candidates.end(), better);
+      const std::size_t width = static_cast<std::size_t>(K) - finished[static_cast<std::size_t>(b)].size();
+      for (std::size_t k = 0; k < std::min(width, candidates.size()); ++k) {
+        const Candidate& c = candidates[k];
+        const Live& parent = live[static_cast<std::size_t>(c.row)];
+        const bool ends = c.word == data::Vocabulary::kEos;
+        if (ends || step + 1 >= limit[b]) {
+          Hypothesis h;
+          h.tokens = parent.tokens;
+          if (!ends) h.tokens.push_back(c.word);
+          h.log_probability = c.log_probability;
+          h.complete = ends;
+          h.score = normalized(c.log_probability, h.tokens.size() + (ends ? 1 : 0), options.length_penalty);
+          finished[static_cast<std::size_t>(b)].push_back(std::move(h));
+          continue;
+        }
+        Live extended{b, parent.tokens, c.log_probability};
+        extended.tokens.push_back(c.word);
+        next.push_back(std::move(extended));
+        parents.push_back(c.row);
+      }
+    }
+    live.swap(next);
+    if (live.empty()) break;
+    selected_state.resize(static_cast<Eigen::Index>(live.size()), next_state.cols());
+    row_sentences.clear();
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      selected_state.row(static_cast<Eigen::Index>(i)) = next_state.row(parents[i]);
+      row_sentences.push_back(live[i].sentence);
+    }
+    state.swap(selected_state);
+    model::select_sentences(encoded, row_sentences, rows_encoded);
+  }
+  for (int b = 0; b < B; ++b) {
+    auto& hypotheses = finished[static_cast<std::size_t>(b)];
+    std::stable_sort(hypotheses.begin(), hypotheses.end(),
+                     [](const Hypothesis& x, const Hypothesis& y) { return x.score > y.score; });
+    if (static_cast<int>(hypotheses.size()) > options.n_best) hypotheses.resize(static_cast<std::size_t>(options.n_best));
+    results[indices[b]] = std::move(hypotheses);
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<Hypothesis>> beam_search(model::RnnSearch& model,
+                                                 const std::vector<std::vector<std::int32_t>>& sources,
+                                                 const BeamOptions& options) {
+  if (options.beam_size < 1 || options.n_best < 1 || options.n_best > options.beam_size) {
+    throw util::Error("beam search needs 1 <= n-best <= beam size, got n-best " + std::to_string(options.n_best) +
+                      " and beam size " + std::to_string(options.beam_size));
+  }
+  std::vector<std::vector<Hypothesis>> results(sources.size());
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i].empty()) {
+      results[i].push_back(Hypothesis{});
+    } else {
+      order.push_back(i);
+    }
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
+  const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
+  for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
+    const std::vector<std::size_t> indices(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
+    search_batch(model, sources, indices, options, results);
+  }
+  return results;
+}
+
+}  // namespace rnnsearch::search

@@ -1,0 +1,39 @@
+#pragma once
+// Beam search batched over sentences and hypotheses. Every step extends all live
+// hypotheses of all sentences with one decoder step. A sentence with F finished
+// hypotheses keeps its best beam_size - F extensions by log-probability (ties to the
+// earlier hypothesis, then the lower word id, as greedy's argmax); those ending in </s>
+// or reaching the sentence's length limit are finished, the others live on, so the beam
+// narrows as hypotheses finish and the sentence is done at beam_size finished ones.
+// Finished hypotheses are ranked by the normalized score
+//   score = log p(y | x) / |y|^alpha      (|y| counts </s>; alpha = 0: no normalization)
+// With beam_size 1 this is exactly greedy decoding (search/greedy.h).
+#include <cstdint>
+#include <vector>
+
+#include "model/rnnsearch.h"
+
+namespace rnnsearch::search {
+
+struct BeamOptions {
+  int beam_size = 5;
+  int n_best = 1;                  // hypotheses returned per sentence (at most beam_size)
+  double length_penalty = 1.0;     // alpha
+  double max_length_ratio = 2.0;   // at most ratio * source length + 10 target tokens
+  int batch_size = 32;             // sentences decoded together (sorted by length)
+};
+
+struct Hypothesis {
+  std::vector<std::int32_t> tokens;  // without </s>
+  double log_probability = 0.0;      // log p(tokens </s> | source), or of tokens when cut at the limit
+  double score = 0.0;                // normalized, as above
+  bool complete = true;              // ended with </s>; false when cut at the length limit
+};
+
+// For every source (ids without </s>), its n_best hypotheses, best first, in input order.
+// An empty source gives one empty hypothesis.
+std::vector<std::vector<Hypothesis>> beam_search(model::RnnSearch& model,
+                                                 const std::vector<std::vector<std::int32_t>>& sources,
+                                                 const BeamOptions& options);
+
+}  // namespace rnnsearch::search

@@ -1,0 +1,132 @@
+// Beam search on a model trained on a reversal task: beam 1 is exactly greedy, n-best
+// scores are the model's own log-probabilities of those translations, batched search
+// equals one sentence at a time, and hypotheses come best first.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <sstream>
+
+#include "data/batch.h"
+#include "data/corpus.h"
+#include "model/model_file.h"
+#include "search/beam_search.h"
+#include "search/greedy.h"
+#include "support/temp_dir.h"
+#include "train/trainer.h"
+#include "util/rng.h"
+
+using namespace rnnsearch;
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+// A model trained for a second on reversing sentences of 3-7 words, and held-out sources.
+struct TrainedReversal {
+  rt::TempDir dir;
+  model::LoadedModel loaded;
+  std::vector<std::vector<std::int32_t>> sources;
+
+  TrainedReversal() {
+    util::Rng rng(21);
+    std::ostringstream source, target, test;
+    for (int i = 0; i < 2300; ++i) {
+      const int length = 3 + static_cast<int>(rng.below(5));
+      std::vector<std::string> words;
+      for (int k = 0; k < length; ++k) words.push_back("w" + std::to_string(rng.below(12)));
+      std::ostream& out = i < 2000 ? source : test;
+      for (int k = 0; k < length; ++k) out << (k ? " " : "") << words[static_cast<std::size_t>(k)];
+      out << '\n';
+      if (i < 2000) {
+        for (int k = length - 1; k >= 0; --k) target << (k != length - 1 ? " " : "") << words[static_cast<std::size_t>(k)];
+        target << '\n';
+      }
+    }
+    train::TrainConfig config;
+    config.train_source = dir.write("train.src", source.str());
+    config.train_target = dir.write("train.tgt", target.str());
+    config.model_path = (dir.path() / "model.bin").string();
+    config.model.embedding = config.model.encoder_hidden = config.model.attention = config.model.maxout = 32;
+    config.model.decoder_hidden = 64;
+    config.batching.sentences = 32;
+    config.dropout = 0.0f;
+    config.learning_rate = 3e-3f;
+    config.max_updates = 100;  // deliberately short: the model still makes mistakes for beams to differ
+    config.quiet = true;
+    train::run_training(config);
+    loaded = model::read_model_file(config.model_path);
+    std::istringstream lines(test.str());
+    for (std::string line; std::getline(lines, line);) sources.push_back(data::to_ids(line, loaded.source_vocabulary));
+  }
+};
+
+// -log p(target </s> | source) under the model, teacher-forced.
+double model_cost(model::RnnSearch& net, const std::vector<std::int32_t>& source, const std::vector<std::int32_t>& target) {
+  const std::vector<std::vector<std::int32_t>> sources{source}, targets{target};
+  const data::Batch batch = data::make_batch(sources, &targets, {0});
+  return net.loss(batch, {}, 0.0f).loss;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(beam_search)
+
+BOOST_AUTO_TEST_CASE(beam_one_is_exactly_greedy) {
+  TrainedReversal task;
+  search::BeamOptions options;
+  options.beam_size = 1;
+  options.batch_size = 64;
+  search::GreedyOptions greedy_options;
+  greedy_options.batch_size = 64;
+  const auto beams = search::beam_search(*task.loaded.model, task.sources, options);
+  const auto greedy = search::greedy_translate(*task.loaded.model, task.sources, greedy_options);
+  for (std::size_t i = 0; i < task.sources.size(); ++i) {
+    BOOST_TEST_REQUIRE(beams[i].size() == 1u);
+    BOOST_TEST((beams[i][0].tokens == greedy[i]), "sentence " << i);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(n_best_scores_are_the_models_scores_best_first) {
+  TrainedReversal task;
+  search::BeamOptions options;
+  options.beam_size = 5;
+  options.n_best = 5;
+  const auto beams = search::beam_search(*task.loaded.model, task.sources, options);
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < 60; ++i) {
+    BOOST_TEST_REQUIRE(beams[i].size() == 5u);
+    for (std::size_t k = 0; k < beams[i].size(); ++k) {
+      const auto& h = beams[i][k];
+      if (k > 0) BOOST_TEST(beams[i][k - 1].score >= h.score);
+      const std::size_t length = h.tokens.size() + (h.complete ? 1 : 0);
+      BOOST_TEST(h.score == h.log_probability / static_cast<double>(length), "sentence " << i);
+      if (!h.complete) continue;  // cut at the length limit: no </s> to score
+      const double cost = model_cost(*task.loaded.model, task.sources[i], h.tokens);
+      BOOST_TEST(std::fabs(-cost - h.log_probability) < 1e-3 * std::max(1.0, cost), "sentence " << i << " hyp " << k);
+      ++checked;
+    }
+  }
+  BOOST_TEST_MESSAGE(checked << " of 300 hypotheses ended with </s> and were rescored");
+  BOOST_TEST(checked >= 150u);
+  // The short training leaves mistakes: a wider beam changes some translations.
+  search::BeamOptions greedy_like;
+  greedy_like.beam_size = 1;
+  const auto one = search::beam_search(*task.loaded.model, task.sources, greedy_like);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < task.sources.size(); ++i) differ += one[i][0].tokens != beams[i][0].tokens ? 1 : 0;
+  BOOST_TEST_MESSAGE("beam 5 differs from greedy on " << differ << " of " << task.sources.size());
+  BOOST_TEST(differ > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(batched_search_equals_one_sentence_at_a_time) {
+  TrainedReversal task;
+  search::BeamOptions batched, single;
+  batched.beam_size = single.beam_size = 4;
+  batched.batch_size = 40;
+  single.batch_size = 1;
+  const std::vector<std::vector<std::int32_t>> some(task.sources.begin(), task.sources.begin() + 80);
+  const auto a = search::beam_search(*task.loaded.model, some, batched);
+  const auto b = search::beam_search(*task.loaded.model, some, single);
+  for (std::size_t i = 0; i < some.size(); ++i) BOOST_TEST((a[i][0].tokens == b[i][0].tokens), "sentence " << i);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
