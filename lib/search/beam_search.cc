@@ -17,6 +17,7 @@ struct Live {
   int sentence = 0;  // index into the batch's sentences
   std::vector<std::int32_t> tokens;
   double log_probability = 0.0;
+  std::vector<std::vector<float>> attention;  // one row per token so far
 };
 
 struct Candidate {
@@ -89,17 +90,21 @@ void search_batch(model::RnnSearch& model, const std::vector<std::vector<std::in
         const Candidate& c = candidates[k];
         const Live& parent = live[static_cast<std::size_t>(c.row)];
         const bool ends = c.word == data::Vocabulary::kEos;
+        const auto alpha = weights.row(c.row).head(static_cast<Eigen::Index>(sources[indices[b]].size() + 1));
+        std::vector<std::vector<float>> attention = parent.attention;
+        attention.emplace_back(alpha.data(), alpha.data() + alpha.size());
         if (ends || step + 1 >= limit[b]) {
           Hypothesis h;
           h.tokens = parent.tokens;
           if (!ends) h.tokens.push_back(c.word);
           h.log_probability = c.log_probability;
           h.complete = ends;
+          h.attention = std::move(attention);
           h.score = normalized(c.log_probability, h.tokens.size() + (ends ? 1 : 0), options.length_penalty);
           finished[static_cast<std::size_t>(b)].push_back(std::move(h));
           continue;
         }
-        Live extended{b, parent.tokens, c.log_probability};
+        Live extended{b, parent.tokens, c.log_probability, std::move(attention)};
         extended.tokens.push_back(c.word);
         next.push_back(std::move(extended));
         parents.push_back(c.row);

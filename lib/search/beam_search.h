@@ -28,6 +28,9 @@ struct Hypothesis {
   double log_probability = 0.0;      // log p(tokens </s> | source), or of tokens when cut at the limit
   double score = 0.0;                // normalized, as above
   bool complete = true;              // ended with </s>; false when cut at the length limit
+  // The attention weights of every step: row i holds alpha over the source tokens and the
+  // source </s> (source length + 1 values) for target token i, </s> included when complete.
+  std::vector<std::vector<float>> attention;
 };
 
 // For every source (ids without </s>), its n_best hypotheses, best first, in input order.

@@ -7,6 +7,7 @@
 
 #include "align/aer.h"
 #include "align/alignment.h"
+#include "align/attention_alignment.h"
 #include "align/symmetrize.h"
 #include "support/error_message.h"
 #include "support/shared_data.h"
@@ -97,6 +98,16 @@ BOOST_AUTO_TEST_CASE(aer_precision_and_recall_against_sure_and_possible_links) {
   BOOST_TEST(scores.recall() == 2.0 / 3.0);
   BOOST_TEST(scores.aer() == 1.0 - 5.0 / 7.0);
   BOOST_TEST(align::AlignmentScores{}.aer() == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(hard_alignment_takes_each_target_tokens_most_attended_source_token) {
+  // Two source tokens and </s>; three target rows (the last is the target </s>, unused).
+  const std::vector<std::vector<float>> attention = {{0.2f, 0.3f, 0.5f}, {0.6f, 0.2f, 0.2f}, {0.1f, 0.1f, 0.8f}};
+  // Row 0: the source </s> column (0.5) is left out, so token 1 (0.3) wins.
+  BOOST_TEST(align::format_pharaoh(align::hard_alignment(attention, 2, 2)) == "0-1 1-0");
+  BOOST_TEST(align::hard_alignment(attention, 0, 2).empty());
+  BOOST_CHECK_THROW(align::hard_alignment(attention, 2, 4), util::Error);
+  BOOST_CHECK_THROW(align::hard_alignment({{0.5f}}, 2, 1), util::Error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

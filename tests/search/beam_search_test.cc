@@ -3,9 +3,12 @@
 // equals one sentence at a time, and hypotheses come best first.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
+#include "align/aer.h"
+#include "align/attention_alignment.h"
 #include "data/batch.h"
 #include "data/corpus.h"
 #include "model/model_file.h"
@@ -26,7 +29,7 @@ struct TrainedReversal {
   model::LoadedModel loaded;
   std::vector<std::vector<std::int32_t>> sources;
 
-  TrainedReversal() {
+  explicit TrainedReversal(long updates = 100) {
     util::Rng rng(21);
     std::ostringstream source, target, test;
     for (int i = 0; i < 2300; ++i) {
@@ -50,7 +53,7 @@ struct TrainedReversal {
     config.batching.sentences = 32;
     config.dropout = 0.0f;
     config.learning_rate = 3e-3f;
-    config.max_updates = 100;  // deliberately short: the model still makes mistakes for beams to differ
+    config.max_updates = updates;  // 100 by default: the model still makes mistakes for beams to differ
     config.quiet = true;
     train::run_training(config);
     loaded = model::read_model_file(config.model_path);
@@ -58,6 +61,15 @@ struct TrainedReversal {
     for (std::string line; std::getline(lines, line);) sources.push_back(data::to_ids(line, loaded.source_vocabulary));
   }
 };
+
+// The reversal of a source: what a perfect model translates it to.
+std::vector<std::int32_t> reversed_in_target_ids(const TrainedReversal& task, const std::vector<std::int32_t>& source) {
+  std::vector<std::int32_t> target;
+  for (auto it = source.rbegin(); it != source.rend(); ++it) {
+    target.push_back(*task.loaded.target_vocabulary.find(task.loaded.source_vocabulary.token(*it)));
+  }
+  return target;
+}
 
 // -log p(target </s> | source) under the model, teacher-forced.
 double model_cost(model::RnnSearch& net, const std::vector<std::int32_t>& source, const std::vector<std::int32_t>& target) {
@@ -127,6 +139,29 @@ BOOST_AUTO_TEST_CASE(batched_search_equals_one_sentence_at_a_time) {
   const auto a = search::beam_search(*task.loaded.model, some, batched);
   const auto b = search::beam_search(*task.loaded.model, some, single);
   for (std::size_t i = 0; i < some.size(); ++i) BOOST_TEST((a[i][0].tokens == b[i][0].tokens), "sentence " << i);
+}
+
+BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_have_low_aer) {
+  // Reversal links source word i to target word L-1-i: attention must find them.
+  TrainedReversal task(400);
+  search::BeamOptions options;
+  const auto beams = search::beam_search(*task.loaded.model, task.sources, options);
+  align::AlignmentScores scores;
+  std::size_t exact = 0;
+  for (std::size_t i = 0; i < task.sources.size(); ++i) {
+    const auto& best = beams[i][0];
+    if (best.tokens != reversed_in_target_ids(task, task.sources[i])) continue;
+    ++exact;
+    const int length = static_cast<int>(task.sources[i].size());
+    align::GoldAlignment gold;
+    for (int k = 0; k < length; ++k) gold.sure.push_back({k, length - 1 - k});
+    std::sort(gold.sure.begin(), gold.sure.end());
+    gold.possible = gold.sure;
+    scores.add(align::hard_alignment(best.attention, task.sources[i].size(), best.tokens.size()), gold);
+  }
+  BOOST_TEST_MESSAGE("exact reversals " << exact << " of " << task.sources.size() << ", AER " << scores.aer());
+  BOOST_TEST(exact >= task.sources.size() * 8 / 10);
+  BOOST_TEST(scores.aer() <= 0.10);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
