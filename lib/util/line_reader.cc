@@ -1,6 +1,7 @@
 #include "util/line_reader.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -83,6 +84,12 @@ bool LineReader::next(std::string& line) {
     }
   }
   return true;
+}
+
+bool LineReader::ready() const {
+  if (eof_ || std::memchr(buffer_.data() + begin_, '\n', end_ - begin_) != nullptr) return true;
+  pollfd fd{fd_, POLLIN, 0};
+  return ::poll(&fd, 1, 0) > 0;
 }
 
 std::vector<std::string> read_lines(const std::string& path) {

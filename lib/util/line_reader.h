@@ -25,6 +25,11 @@ class LineReader {
   // Reads the next line into `line` (without its line end). Returns false at the end.
   bool next(std::string& line);
 
+  // True when next() would return without waiting for input: a whole line is buffered,
+  // the input has ended, or bytes are ready to read now. Tools that batch lines stop
+  // collecting when this is false, so a pipe that pauses gets its answers at once.
+  bool ready() const;
+
   // 1-based number of the line last returned by next().
   std::size_t line_number() const { return line_number_; }
   // The name used in messages: the path, or "<stdin>".

@@ -1,0 +1,146 @@
+#include "search/translator.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "align/attention_alignment.h"
+#include "data/vocabulary.h"
+#include "math/gemm.h"
+#include "text/word_counter.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/line_reader.h"
+
+namespace rnnsearch::search {
+
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.6g", value);
+  return text;
+}
+
+// One source line: its words (for --replace-unk) and ids (truncated to max_length).
+struct Source {
+  std::vector<std::string> words;
+  std::vector<std::int32_t> ids;
+};
+
+Source read_source(const std::string& line, const data::Vocabulary& vocabulary, std::size_t max_length,
+                   const std::string& input_name, std::size_t line_number,
+                   const std::function<void(const std::string&)>& warn) {
+  std::vector<std::string_view> views;
+  text::split_space_words(line, views);
+  Source source;
+  for (const auto view : views) source.words.emplace_back(view);
+  if (max_length > 0 && source.words.size() > max_length) {
+    warn(input_name + ":" + std::to_string(line_number) + ": " + std::to_string(source.words.size()) +
+         " tokens, translated after truncation to the first " + std::to_string(max_length));
+    source.words.resize(max_length);
+  }
+  for (const auto& word : source.words) source.ids.push_back(vocabulary.id_or_unk(word));
+  return source;
+}
+
+// The target words of a hypothesis, <unk> replaced by the most attended source word when asked.
+std::string translation_text(const Hypothesis& h, const Source& source, const data::Vocabulary& vocabulary,
+                             bool replace_unknown) {
+  std::string text;
+  for (std::size_t j = 0; j < h.tokens.size(); ++j) {
+    if (!text.empty()) text += ' ';
+    if (replace_unknown && h.tokens[j] == data::Vocabulary::kUnk && j < h.attention.size() && !source.words.empty()) {
+      const auto& row = h.attention[j];
+      const auto best = std::max_element(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(source.words.size()));
+      text += source.words[static_cast<std::size_t>(best - row.begin())];
+    } else {
+      text += vocabulary.token(h.tokens[j]);
+    }
+  }
+  return text;
+}
+
+std::string alignment_text(const Hypothesis& h, const Source& source, const std::string& kind) {
+  if (kind == "hard") return align::format_pharaoh(align::hard_alignment(h.attention, source.ids.size(), h.tokens.size()));
+  std::string text;  // soft: a row per target token (and </s>), weights over the source tokens and </s>
+  for (const auto& row : h.attention) {
+    if (!text.empty()) text += ' ';
+    for (std::size_t i = 0; i < row.size(); ++i) text += (i ? "," : "") + number(row[i]);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::size_t translate_stream(model::LoadedModel& loaded, const TranslateConfig& config, const std::string& input,
+                             const std::string& output, const std::function<void(const std::string&)>& warn) {
+  if (!config.alignment.empty() && config.alignment != "hard" && config.alignment != "soft") {
+    throw util::UsageError("--alignment must be hard or soft, got '" + config.alignment + "'");
+  }
+  std::vector<model::RnnSearch*> replicas{loaded.model.get()};
+  std::vector<std::unique_ptr<model::RnnSearch>> owned;
+  for (int k = 1; k < config.threads; ++k) {
+    owned.push_back(std::make_unique<model::RnnSearch>(loaded.model->config()));
+    owned.back()->copy_parameters_from(*loaded.model);
+    replicas.push_back(owned.back().get());
+  }
+  util::LineReader reader(input);
+  util::AtomicFileWriter writer(output);
+  const std::size_t window = static_cast<std::size_t>(std::max(1, config.beam.batch_size)) *
+                             static_cast<std::size_t>(std::max(1, config.maxi_batch));
+  std::size_t total = 0;
+  std::string line;
+  std::vector<Source> sources;
+  for (;;) {
+    // A window: the lines ready now, up to its size (the first read may wait).
+    sources.clear();
+    while (sources.size() < window && (sources.empty() || reader.ready()) && reader.next(line)) {
+      sources.push_back(read_source(line, loaded.source_vocabulary, config.max_length, reader.name(),
+                                    reader.line_number(), warn));
+    }
+    if (sources.empty()) break;
+    // Thread k translates every threads-th sentence of the window.
+    const std::size_t threads = std::min<std::size_t>(replicas.size(), sources.size());
+    std::vector<std::vector<Hypothesis>> results(sources.size());
+    std::vector<std::exception_ptr> failures(threads);
+    auto work = [&](std::size_t k) {
+      math::set_gemm_threads(1);  // the threads here are the parallelism
+      try {
+        std::vector<std::vector<std::int32_t>> share;
+        for (std::size_t i = k; i < sources.size(); i += threads) share.push_back(sources[i].ids);
+        auto out = beam_search(*replicas[k], share, config.beam);
+        for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) results[i] = std::move(out[n]);
+      } catch (...) {
+        failures[k] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t k = 1; k < threads; ++k) pool.emplace_back(work, k);
+    work(0);
+    for (auto& t : pool) t.join();
+    for (const auto& failure : failures) {
+      if (failure) std::rethrow_exception(failure);
+    }
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const auto& hypotheses = results[i];
+      for (const Hypothesis& h : hypotheses) {
+        std::string out = translation_text(h, sources[i], loaded.target_vocabulary, config.replace_unknown);
+        if (config.n_best_output) {
+          out = std::to_string(total + i) + " ||| " + out + " ||| F0= " + number(h.log_probability) + " ||| " +
+                number(h.score);
+        }
+        if (!config.alignment.empty()) out += " ||| " + alignment_text(h, sources[i], config.alignment);
+        writer.write_line(out);
+        if (!config.n_best_output) break;
+      }
+    }
+    writer.flush();
+    total += sources.size();
+  }
+  writer.commit();
+  return total;
+}
+
+}  // namespace rnnsearch::search

@@ -1,0 +1,36 @@
+#pragma once
+// What nmt-decode does: source lines in (tokenized and BPE'd as the model was trained),
+// one output line per input line out, in input order.
+//   plain:        the best translation
+//   --n-best K:   K lines per input, Moses format "N ||| translation ||| F0= logp ||| score"
+//   --alignment:  " ||| " then hard links "i-j" (source index first) or soft rows
+//                 (one row of source weights per target token, weights joined by ',')
+// Lines are read in windows of mini_batch * maxi_batch, sorted by length, translated in
+// mini-batches on `threads` model replicas, and written in input order. A window also
+// ends when the input has nothing more ready (util::LineReader::ready), so a pipe that
+// pauses after each line gets each translation at once, flushed.
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "model/model_file.h"
+#include "search/beam_search.h"
+
+namespace rnnsearch::search {
+
+struct TranslateConfig {
+  BeamOptions beam;              // beam_size, n_best, length_penalty, max_length_ratio, batch_size (= --mini-batch)
+  int maxi_batch = 10;           // mini-batches per window sorted by length
+  bool n_best_output = false;    // Moses n-best lines instead of plain translations
+  std::string alignment;         // "", "hard" or "soft"
+  bool replace_unknown = false;  // <unk> in the output becomes the most attended source token
+  std::size_t max_length = 100;  // longer sources are truncated (with a warning naming the line)
+  int threads = 1;
+};
+
+// Reads `input` ("-" = stdin) and writes to `output` ("-" = stdout, else atomically).
+// `warn` receives one-line warnings (truncated lines). Returns the number of lines.
+std::size_t translate_stream(model::LoadedModel& model, const TranslateConfig& config, const std::string& input,
+                             const std::string& output, const std::function<void(const std::string&)>& warn);
+
+}  // namespace rnnsearch::search

@@ -1,0 +1,162 @@
+// nmt-decode as users run it: a model trained by nmt-train on a reversal task, one output
+// line per input line (empty lines kept), Moses n-best lines whose scores rank, hard
+// alignments, an answer while stdin stays open, and clear errors.
+#include <boost/test/unit_test.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+#include "util/rng.h"
+
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+// A model reversing sentences of 3-6 words over 10 words, trained by nmt-train (a second).
+struct ReversalModel {
+  rt::TempDir dir;
+  std::string model;
+
+  ReversalModel() {
+    rnnsearch::util::Rng rng(5);
+    std::ostringstream source, target;
+    for (int i = 0; i < 2000; ++i) {
+      const int length = 3 + static_cast<int>(rng.below(4));
+      std::vector<std::string> words;
+      for (int k = 0; k < length; ++k) words.push_back("w" + std::to_string(rng.below(10)));
+      for (int k = 0; k < length; ++k) source << (k ? " " : "") << words[static_cast<std::size_t>(k)];
+      for (int k = length - 1; k >= 0; --k) target << (k != length - 1 ? " " : "") << words[static_cast<std::size_t>(k)];
+      source << '\n';
+      target << '\n';
+    }
+    const auto src = dir.write("train.src", source.str()), tgt = dir.write("train.tgt", target.str());
+    model = (dir.path() / "model.bin").string();
+    const auto trained = rt::run_process({rt::tool_path("nmt-train"), "-t", src, tgt, "-m", model, "--dim-emb", "32",
+                                          "--dim-enc", "32", "--dim-dec", "64", "--dim-att", "32", "--dim-maxout", "32",
+                                          "--mini-batch", "32", "--dropout", "0", "-l", "0.003", "--max-updates", "400",
+                                          "--quiet"});
+    BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
+  }
+
+  rt::ProcessResult decode(const std::vector<std::string>& options, const std::string& input) const {
+    std::vector<std::string> argv = {rt::tool_path("nmt-decode"), "-m", model};
+    argv.insert(argv.end(), options.begin(), options.end());
+    return rt::run_process(argv, "", input);
+  }
+};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(decode_cli)
+
+BOOST_AUTO_TEST_CASE(translates_one_line_per_line_and_keeps_empty_lines) {
+  ReversalModel m;
+  const auto r = m.decode({}, "w1 w2 w3\n\nw4 w5 w6 w7\n");
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST((lines_of(r.out) == std::vector<std::string>{"w3 w2 w1", "", "w7 w6 w5 w4"}));
+  // Greedy, one sentence at a time, and two threads give the same lines.
+  BOOST_TEST(m.decode({"-b", "1"}, "w1 w2 w3\n\nw4 w5 w6 w7\n").out == r.out);
+  BOOST_TEST(m.decode({"--mini-batch", "1", "--threads", "2"}, "w1 w2 w3\n\nw4 w5 w6 w7\n").out == r.out);
+}
+
+BOOST_AUTO_TEST_CASE(n_best_lines_follow_moses_format_best_first) {
+  ReversalModel m;
+  const auto r = m.decode({"-b", "4", "--n-best", "3"}, "w1 w2 w3\nw8 w9 w0 w1\n");
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const auto lines = lines_of(r.out);
+  BOOST_TEST_REQUIRE(lines.size() == 6u);
+  double previous = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::istringstream fields(lines[i]);
+    std::string id, bar;
+    fields >> id >> bar;
+    BOOST_TEST(id == std::to_string(i / 3));
+    const auto f0 = lines[i].find(" ||| F0= ");
+    BOOST_TEST_REQUIRE(f0 != std::string::npos);
+    const double score = std::stod(lines[i].substr(lines[i].rfind(" ||| ") + 5));
+    if (i % 3 != 0) BOOST_TEST(score <= previous);
+    previous = score;
+  }
+  BOOST_TEST(lines[0] .find("0 ||| w3 w2 w1 ||| F0= ") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(hard_alignments_link_mirrored_positions) {
+  ReversalModel m;
+  const auto r = m.decode({"--alignment", "hard"}, "w1 w2 w3 w4\n");
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "w4 w3 w2 w1 ||| 0-3 1-2 2-1 3-0\n");
+  const auto soft = m.decode({"--alignment", "soft"}, "w1 w2\n");
+  BOOST_TEST(soft.out.find(" ||| ") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(answers_while_stdin_stays_open) {
+  ReversalModel m;
+  int in_pipe[2], out_pipe[2];
+  BOOST_TEST_REQUIRE(pipe(in_pipe) == 0);
+  BOOST_TEST_REQUIRE(pipe(out_pipe) == 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}) close(fd);
+    rt::exec_child({rt::tool_path("nmt-decode"), "-m", m.model});
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  const std::string line = "w5 w6 w7\n";
+  BOOST_TEST_REQUIRE(write(in_pipe[1], line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+  // stdin stays open: the answer must come anyway.
+  std::string answer;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (answer.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    pollfd fd{out_pipe[0], POLLIN, 0};
+    if (poll(&fd, 1, 100) <= 0) continue;
+    char buffer[256];
+    const ssize_t n = read(out_pipe[0], buffer, sizeof(buffer));
+    if (n <= 0) break;
+    answer.append(buffer, static_cast<std::size_t>(n));
+  }
+  BOOST_TEST(answer == "w7 w6 w5\n");
+  close(in_pipe[1]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0);
+  close(out_pipe[0]);
+}
+
+BOOST_AUTO_TEST_CASE(long_lines_are_truncated_with_a_warning_naming_the_line) {
+  ReversalModel m;
+  const auto r = m.decode({"--max-length", "3"}, "w1 w2\nw1 w2 w3 w4 w5\n");
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(lines_of(r.out).size() == 2u);
+  BOOST_TEST(r.err.find("nmt-decode: warning: <stdin>:2: 5 tokens, translated after truncation to the first 3") == 0u,
+             r.err);
+}
+
+BOOST_AUTO_TEST_CASE(bad_models_and_options_are_clear_errors) {
+  ReversalModel m;
+  const auto not_model = m.dir.write("not-a-model", "hello\n");
+  const auto r = rt::run_process({rt::tool_path("nmt-decode"), "-m", not_model}, "", "w1\n");
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("nmt-decode: " + not_model + ": not an rnnsearch model file") == 0u, r.err);
+  BOOST_TEST(m.decode({"-b", "2", "--n-best", "3"}, "w1\n").exit_code == 2);
+  BOOST_TEST(m.decode({"--alignment", "fuzzy"}, "w1\n").exit_code == 2);
+  BOOST_TEST(rt::run_process({rt::tool_path("nmt-decode")}, "", "w1\n").exit_code == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,85 @@
+// nmt-decode: translates source lines from stdin (or -i) to stdout with an RNNsearch model.
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include "math/gemm_kernels.h"
+#include "model/model_file.h"
+#include "search/translator.h"
+#include "util/cli.h"
+#include "util/error.h"
+
+namespace po = boost::program_options;
+using rnnsearch::util::UsageError;
+
+namespace {
+
+std::string shortest(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
+
+int run(int argc, char** argv) {
+  rnnsearch::search::TranslateConfig cfg;
+  rnnsearch::util::CommonOptions common;
+  std::string model_path, input = "-", output = "-";
+  int n_best = 0;
+  po::options_description options("Options");
+  options.add_options()
+      ("model,m", po::value(&model_path), "model file written by nmt-train (required)")
+      ("input,i", po::value(&input)->default_value(input), "source text, tokenized and BPE'd as in training (- = stdin)")
+      ("output,o", po::value(&output)->default_value(output), "translations (- = stdout; a file is written atomically)")
+      ("beam-size,b", po::value(&cfg.beam.beam_size)->default_value(cfg.beam.beam_size), "beam size (1 = greedy)")
+      ("n-best", po::value(&n_best)->default_value(n_best), "write the K best translations per line in Moses n-best format (0 = off)")
+      ("length-penalty", po::value(&cfg.beam.length_penalty)->default_value(cfg.beam.length_penalty, shortest(cfg.beam.length_penalty)),
+       "alpha: hypotheses are ranked by log p / length^alpha (0 = no normalization)")
+      ("max-length-ratio", po::value(&cfg.beam.max_length_ratio)->default_value(cfg.beam.max_length_ratio, shortest(cfg.beam.max_length_ratio)),
+       "at most ratio * source length + 10 target tokens")
+      ("max-length", po::value(&cfg.max_length)->default_value(cfg.max_length), "longer source lines are truncated, with a warning (0 = no limit)")
+      ("mini-batch", po::value(&cfg.beam.batch_size)->default_value(cfg.beam.batch_size), "sentences translated together (1 = each line at once)")
+      ("maxi-batch", po::value(&cfg.maxi_batch)->default_value(cfg.maxi_batch), "mini-batches per window sorted by length")
+      ("alignment", po::value(&cfg.alignment), "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
+      ("replace-unk", po::bool_switch(&cfg.replace_unknown), "replace <unk> in the output by the most attended source token");
+  rnnsearch::util::add_common_options(options, common);
+  const rnnsearch::util::ToolInfo tool{
+      "nmt-decode",
+      "Usage: nmt-decode -m MODEL [options] < source.bpe > translations.bpe\n"
+      "Translates one line per input line with beam search; an empty line gives an empty line. Input\n"
+      "and output are subword tokens, as in training (nmt-bpe apply before, nmt-bpe undo after).\n",
+      ""};
+  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
+    return rnnsearch::util::kExitOk;
+  }
+  if (model_path.empty()) throw UsageError("--model MODEL is required");
+  if (cfg.beam.beam_size < 1) throw UsageError("--beam-size must be at least 1, got " + std::to_string(cfg.beam.beam_size));
+  if (n_best < 0 || n_best > cfg.beam.beam_size) {
+    throw UsageError("--n-best must be between 0 and --beam-size (" + std::to_string(cfg.beam.beam_size) + "), got " +
+                     std::to_string(n_best));
+  }
+  if (cfg.beam.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.beam.batch_size));
+  if (cfg.maxi_batch < 1) throw UsageError("--maxi-batch must be at least 1, got " + std::to_string(cfg.maxi_batch));
+  if (cfg.beam.length_penalty < 0) throw UsageError("--length-penalty must be >= 0, got " + shortest(cfg.beam.length_penalty));
+  if (!(cfg.beam.max_length_ratio > 0)) {
+    throw UsageError("--max-length-ratio must be positive, got " + shortest(cfg.beam.max_length_ratio));
+  }
+  if (!cfg.alignment.empty() && cfg.alignment != "hard" && cfg.alignment != "soft") {
+    throw UsageError("--alignment must be hard or soft, got '" + cfg.alignment + "'");
+  }
+  cfg.n_best_output = n_best > 0;
+  cfg.beam.n_best = std::max(1, n_best);
+  cfg.threads = common.resolved_threads();
+  auto model = rnnsearch::model::read_model_file(model_path);
+  const bool quiet = common.quiet;
+  rnnsearch::search::translate_stream(model, cfg, input, output, [quiet](const std::string& warning) {
+    if (!quiet) std::cerr << "nmt-decode: warning: " << warning << '\n';
+  });
+  return rnnsearch::util::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  rnnsearch::math::select_gemm_kernels(argv);
+  return rnnsearch::util::run_tool("nmt-decode", [&] { return run(argc, argv); });
+}
