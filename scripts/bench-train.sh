@@ -31,8 +31,10 @@ stop_load() { for p in "${busy_pids[@]}"; do kill "$p" 2>/dev/null || true; done
 trap stop_load EXIT
 
 echo "== rnnsearch (build/bench/train_bench, $threads thread(s), load $load)"
-ours=$(build/bench/train_bench --src "$data/train.bpe.de" --tgt "$data/train.bpe.en" --threads "$threads" \
-  --updates "$updates" --load "$load" | tee /dev/stderr | sed -n 's/^RESULT .*median_tokens_per_second=\([0-9]*\).*/\1/p')
+report=$(build/bench/train_bench --src "$data/train.bpe.de" --tgt "$data/train.bpe.en" --threads "$threads" \
+  --updates "$updates" --load "$load")
+echo "$report"
+ours=$(echo "$report" | sed -n 's/^RESULT .*median_tokens_per_second=\([0-9]*\).*/\1/p')
 
 echo "== PyTorch peer ($shared/peer/rnnsearch.py, $threads thread(s), load $load, $peer_minutes minutes)"
 start_load

@@ -26,6 +26,7 @@
 #include "nn/optimizer.h"
 #include "support/busy_load.h"
 #include "support/gzip_text.h"
+#include "support/sgemm_rate.h"
 #include "train/data_parallel.h"
 #include "util/allocator.h"
 
@@ -36,41 +37,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// GFLOP/s of `threads` threads each multiplying [m x k] by [k x n] on one BLAS thread at
-// the same time, each run about half a second; the median of `runs` runs.
-double concurrent_sgemm_rate(int threads, int m, int n, int k, int runs) {
-  math::set_gemm_threads(1);
-  struct Operands {
-    math::Matrix a, b, c;
-  };
-  std::vector<Operands> operands(static_cast<std::size_t>(threads));
-  std::mt19937 rng(1);
-  std::uniform_real_distribution<float> u(-1, 1);
-  for (auto& o : operands) {
-    o.a.resize(m, k);
-    o.b.resize(k, n);
-    o.c.resize(m, n);
-    for (Eigen::Index i = 0; i < o.a.size(); ++i) o.a.data()[i] = u(rng);
-    for (Eigen::Index i = 0; i < o.b.size(); ++i) o.b.data()[i] = u(rng);
-  }
-  const double flop = 2.0 * m * n * k;
-  const int reps = std::max(1, static_cast<int>(5e10 / flop));  // about 0.5 s at 100 GFLOP/s
-  std::vector<double> rates;
-  for (int r = 0; r < runs; ++r) {
-    std::vector<std::thread> workers;
-    const auto start = Clock::now();
-    for (auto& o : operands) {
-      workers.emplace_back([&o, reps] {
-        math::set_gemm_threads(1);
-        for (int i = 0; i < reps; ++i) math::gemm(o.a, math::Transpose::kNo, o.b, math::Transpose::kNo, o.c);
-      });
-    }
-    for (auto& w : workers) w.join();
-    rates.push_back(flop * reps * threads / seconds_since(start) / 1e9);
-  }
-  return testing::median(rates);
-}
 
 struct Options {
   std::string source, target;
@@ -178,8 +144,8 @@ int main(int argc, char** argv) {
               flops.softmax_layer / tokens / 1e6);
   std::printf("cross-check: math::gemm multiplied %.2f M FLOPs per target token, %.2f%% of the count's matrix "
               "products\n", counted_flops / tokens / 1e6, 100.0 * counted_flops / flops.matrix_products());
-  const double square = concurrent_sgemm_rate(options.threads, 1024, 1024, 1024, options.runs);
-  const double step = concurrent_sgemm_rate(options.threads, 64 / options.threads, 1536, 512, options.runs);
+  const double square = testing::concurrent_sgemm_rate(options.threads, 1024, 1024, 1024, options.runs);
+  const double step = testing::concurrent_sgemm_rate(options.threads, 64 / options.threads, 1536, 512, options.runs);
   std::printf("achieved: %.1f GFLOP/s\n", achieved);
   std::printf("SGEMM (%s), %d thread(s) each multiplying alone: %.1f GFLOP/s at 1024x1024x1024, %.1f at the decoder step "
               "%dx1536x512\n", math::gemm_backend(), options.threads, square, step, 64 / options.threads);

@@ -1,0 +1,86 @@
+// Benchmark (not a test): nmt-decode's speed through the library (search::translate_stream,
+// as the tool runs it) on a BPE'd test set: sentences/s and target tokens/s, median of
+// --runs, the GFLOP/s math::gemm achieved, and its share of the SGEMM rate measured in the
+// same run on the same threads.
+//
+//   build/bench/decode_bench --model MODEL --src test.bpe.de [--beam 5] [--threads 2]
+//                            [--mini-batch 32] [--runs 3] [--load 0]
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "math/gemm.h"
+#include "math/gemm_kernels.h"
+#include "model/model_file.h"
+#include "search/translator.h"
+#include "support/busy_load.h"
+#include "support/gzip_text.h"
+#include "support/sgemm_rate.h"
+#include "util/allocator.h"
+#include "util/line_reader.h"
+
+using namespace rnnsearch;
+
+int main(int argc, char** argv) {
+  math::select_gemm_kernels(argv);
+  util::keep_freed_memory_for_reuse();
+  std::string model_path, source;
+  int beam = 5, threads = 2, mini_batch = 32, runs = 3, load = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const char* value = argv[i + 1];
+    if (flag == "--model") model_path = value;
+    else if (flag == "--src") source = value;
+    else if (flag == "--beam") beam = std::atoi(value);
+    else if (flag == "--threads") threads = std::atoi(value);
+    else if (flag == "--mini-batch") mini_batch = std::atoi(value);
+    else if (flag == "--runs") runs = std::atoi(value);
+    else if (flag == "--load") load = std::atoi(value);
+  }
+  if (model_path.empty() || source.empty()) {
+    std::fprintf(stderr, "usage: decode_bench --model MODEL --src test.bpe.de [--beam N] [--threads N] "
+                         "[--mini-batch N] [--runs N] [--load N]\n");
+    return 2;
+  }
+  auto model = model::read_model_file(model_path);
+  search::TranslateConfig config;
+  config.beam.beam_size = beam;
+  config.beam.batch_size = mini_batch;
+  config.threads = threads;
+  const std::size_t sentences = util::read_lines(source).size();
+  const std::string output = (std::filesystem::temp_directory_path() / ("decode_bench." + std::to_string(::getpid()))).string();
+
+  const testing::BusyLoad busy(load);
+  std::vector<double> seconds;
+  double flops = 0;
+  for (int r = 0; r < runs; ++r) {
+    const double before = math::gemm_flops_done();
+    const auto start = std::chrono::steady_clock::now();
+    search::translate_stream(model, config, source, output, [](const std::string&) {});
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    flops = math::gemm_flops_done() - before;
+  }
+  std::size_t tokens = 0;
+  for (const auto& line : util::read_lines(output)) {
+    if (!line.empty()) tokens += 1 + static_cast<std::size_t>(std::count(line.begin(), line.end(), ' '));
+  }
+  std::filesystem::remove(output);
+  const double median = testing::median(seconds);
+  const double sgemm = testing::concurrent_sgemm_rate(threads, 1024, 1024, 1024, 3);
+  std::printf("nmt-decode, beam %d, mini-batch %d, %d thread(s), %d busy threads beside it; %s\n", beam, mini_batch,
+              threads, load, model.model->config().summary().c_str());
+  std::printf("%zu sentences, %zu output tokens (BPE), median of %d runs: %.3f s\n", sentences, tokens, runs, median);
+  std::printf("speed: %.1f sentences/s, %.0f target tokens/s\n", sentences / median, tokens / median);
+  std::printf("math::gemm: %.2f GFLOP per run, %.1f GFLOP/s; SGEMM (%s, %d thread(s) each 1024^3): %.1f GFLOP/s; "
+              "share %.2f\n", flops / 1e9, flops / median / 1e9, math::gemm_backend(), threads, sgemm,
+              flops / median / 1e9 / sgemm);
+  std::printf("RESULT sentences_per_second=%.1f tokens_per_second=%.0f share=%.3f\n", sentences / median,
+              tokens / median, flops / median / 1e9 / sgemm);
+  return 0;
+}
