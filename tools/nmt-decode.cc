@@ -23,11 +23,13 @@ std::string shortest(double value) {
 int run(int argc, char** argv) {
   rnnsearch::search::TranslateConfig cfg;
   rnnsearch::util::CommonOptions common;
-  std::string model_path, input = "-", output = "-";
+  std::vector<std::string> model_paths;
+  std::string input = "-", output = "-";
   int n_best = 0;
   po::options_description options("Options");
   options.add_options()
-      ("model,m", po::value(&model_path), "model file written by nmt-train (required)")
+      ("model,m", po::value(&model_paths)->multitoken(),
+       "model file(s) written by nmt-train (required); several form an ensemble (same target vocabulary)")
       ("input,i", po::value(&input)->default_value(input), "source text, tokenized and BPE'd as in training (- = stdin)")
       ("output,o", po::value(&output)->default_value(output), "translations (- = stdout; a file is written atomically)")
       ("beam-size,b", po::value(&cfg.beam.beam_size)->default_value(cfg.beam.beam_size), "beam size (1 = greedy)")
@@ -44,14 +46,14 @@ int run(int argc, char** argv) {
   rnnsearch::util::add_common_options(options, common);
   const rnnsearch::util::ToolInfo tool{
       "nmt-decode",
-      "Usage: nmt-decode -m MODEL [options] < source.bpe > translations.bpe\n"
+      "Usage: nmt-decode -m MODEL [MODEL...] [options] < source.bpe > translations.bpe\n"
       "Translates one line per input line with beam search; an empty line gives an empty line. Input\n"
       "and output are subword tokens, as in training (nmt-bpe apply before, nmt-bpe undo after).\n",
       ""};
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (model_path.empty()) throw UsageError("--model MODEL is required");
+  if (model_paths.empty()) throw UsageError("--model MODEL is required");
   if (cfg.beam.beam_size < 1) throw UsageError("--beam-size must be at least 1, got " + std::to_string(cfg.beam.beam_size));
   if (n_best < 0 || n_best > cfg.beam.beam_size) {
     throw UsageError("--n-best must be between 0 and --beam-size (" + std::to_string(cfg.beam.beam_size) + "), got " +
@@ -69,9 +71,18 @@ int run(int argc, char** argv) {
   cfg.n_best_output = n_best > 0;
   cfg.beam.n_best = std::max(1, n_best);
   cfg.threads = common.resolved_threads();
-  auto model = rnnsearch::model::read_model_file(model_path);
+  std::vector<rnnsearch::model::LoadedModel> models;
+  for (const auto& path : model_paths) {
+    models.push_back(rnnsearch::model::read_model_file(path));
+    if (!(models.back().target_vocabulary == models.front().target_vocabulary)) {
+      throw rnnsearch::util::Error(path, "its target vocabulary (" + std::to_string(models.back().target_vocabulary.size()) +
+                                             " entries) differs from that of " + model_paths.front() + " (" +
+                                             std::to_string(models.front().target_vocabulary.size()) +
+                                             "): an ensemble needs the same target vocabulary");
+    }
+  }
   const bool quiet = common.quiet;
-  rnnsearch::search::translate_stream(model, cfg, input, output, [quiet](const std::string& warning) {
+  rnnsearch::search::translate_stream(models, cfg, input, output, [quiet](const std::string& warning) {
     if (!quiet) std::cerr << "nmt-decode: warning: " << warning << '\n';
   });
   return rnnsearch::util::kExitOk;

@@ -37,31 +37,60 @@ double normalized(double log_probability, std::size_t length, double alpha) {
   return alpha == 0.0 ? log_probability : log_probability / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), alpha);
 }
 
-// Decodes one batch of non-empty sources; results[k] for indices[k].
-void search_batch(model::RnnSearch& model, const std::vector<std::vector<std::int32_t>>& sources,
+// One model of an ensemble during a batch: its encoding, its decoder state per row.
+struct Member {
+  model::RnnSearch* model = nullptr;
+  model::EncoderOutput encoded, rows_encoded;
+  math::Matrix state, next_state, log_probs, weights, selected_state;
+};
+
+// Decodes one batch of non-empty sources; results[k] for indices[k]. sources[m] are the
+// sentences in model m's source vocabulary.
+void search_batch(const std::vector<model::RnnSearch*>& models,
+                  const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                   const std::vector<std::size_t>& indices, const BeamOptions& options,
                   std::vector<std::vector<Hypothesis>>& results) {
-  const data::Batch batch = data::make_batch(sources, nullptr, indices);
-  const int B = batch.sentences, K = options.beam_size;
-  model::EncoderOutput encoded, rows_encoded;
-  model.encode(batch.source, batch.source_mask, encoded);
+  const int B = static_cast<int>(indices.size()), K = options.beam_size;
+  std::vector<Member> members(models.size());
+  std::vector<int> row_sentences(static_cast<std::size_t>(B));
+  std::iota(row_sentences.begin(), row_sentences.end(), 0);
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const data::Batch batch = data::make_batch(sources[m], nullptr, indices);
+    members[m].model = models[m];
+    models[m]->encode(batch.source, batch.source_mask, members[m].encoded);
+    members[m].state = members[m].encoded.initial_state;
+    model::select_sentences(members[m].encoded, row_sentences, members[m].rows_encoded);
+  }
 
   std::vector<int> limit(static_cast<std::size_t>(B));
   for (int b = 0; b < B; ++b) {
-    limit[b] = static_cast<int>(options.max_length_ratio * static_cast<double>(sources[indices[b]].size())) + 10;
+    limit[b] = static_cast<int>(options.max_length_ratio * static_cast<double>(sources[0][indices[b]].size())) + 10;
   }
   std::vector<std::vector<Hypothesis>> finished(static_cast<std::size_t>(B));
   std::vector<Live> live(static_cast<std::size_t>(B));
   for (int b = 0; b < B; ++b) live[b].sentence = b;
-  math::Matrix state = encoded.initial_state, next_state, log_probs, weights, selected_state;
-  std::vector<int> row_sentences(static_cast<std::size_t>(B));
-  std::iota(row_sentences.begin(), row_sentences.end(), 0);
-  model::select_sentences(encoded, row_sentences, rows_encoded);
+  math::Matrix mean_log_probs, mean_weights;  // an ensemble's averages
 
   for (int step = 0; !live.empty(); ++step) {
     std::vector<std::int32_t> previous;
     for (const Live& h : live) previous.push_back(h.tokens.empty() ? data::Vocabulary::kBos : h.tokens.back());
-    model.decoder_step(rows_encoded, previous, state, log_probs, next_state, weights);
+    // An ensemble averages the members' log-probabilities (and attention weights) per step.
+    for (Member& member : members) {
+      member.model->decoder_step(member.rows_encoded, previous, member.state, member.log_probs, member.next_state,
+                                 member.weights);
+    }
+    if (members.size() > 1) {
+      mean_log_probs = members[0].log_probs;
+      mean_weights = members[0].weights;
+      for (std::size_t m = 1; m < members.size(); ++m) {
+        mean_log_probs += members[m].log_probs;
+        mean_weights += members[m].weights;
+      }
+      mean_log_probs /= static_cast<float>(members.size());
+      mean_weights /= static_cast<float>(members.size());
+    }
+    const math::Matrix& log_probs = members.size() > 1 ? mean_log_probs : members[0].log_probs;
+    const math::Matrix& weights = members.size() > 1 ? mean_weights : members[0].weights;
 
     // Candidates per sentence: each live row's K best words, then the sentence's K best.
     std::vector<std::vector<Candidate>> per_sentence(static_cast<std::size_t>(B));
@@ -90,7 +119,7 @@ void search_batch(model::RnnSearch& model, const std::vector<std::vector<std::in
         const Candidate& c = candidates[k];
         const Live& parent = live[static_cast<std::size_t>(c.row)];
         const bool ends = c.word == data::Vocabulary::kEos;
-        const auto alpha = weights.row(c.row).head(static_cast<Eigen::Index>(sources[indices[b]].size() + 1));
+        const auto alpha = weights.row(c.row).head(static_cast<Eigen::Index>(sources[0][indices[b]].size() + 1));
         std::vector<std::vector<float>> attention = parent.attention;
         attention.emplace_back(alpha.data(), alpha.data() + alpha.size());
         if (ends || step + 1 >= limit[b]) {
@@ -112,14 +141,16 @@ void search_batch(model::RnnSearch& model, const std::vector<std::vector<std::in
     }
     live.swap(next);
     if (live.empty()) break;
-    selected_state.resize(static_cast<Eigen::Index>(live.size()), next_state.cols());
     row_sentences.clear();
-    for (std::size_t i = 0; i < live.size(); ++i) {
-      selected_state.row(static_cast<Eigen::Index>(i)) = next_state.row(parents[i]);
-      row_sentences.push_back(live[i].sentence);
+    for (const Live& h : live) row_sentences.push_back(h.sentence);
+    for (Member& member : members) {
+      member.selected_state.resize(static_cast<Eigen::Index>(live.size()), member.next_state.cols());
+      for (std::size_t i = 0; i < live.size(); ++i) {
+        member.selected_state.row(static_cast<Eigen::Index>(i)) = member.next_state.row(parents[i]);
+      }
+      member.state.swap(member.selected_state);
+      model::select_sentences(member.encoded, row_sentences, member.rows_encoded);
     }
-    state.swap(selected_state);
-    model::select_sentences(encoded, row_sentences, rows_encoded);
   }
   for (int b = 0; b < B; ++b) {
     auto& hypotheses = finished[static_cast<std::size_t>(b)];
@@ -132,31 +163,48 @@ void search_batch(model::RnnSearch& model, const std::vector<std::vector<std::in
 
 }  // namespace
 
-std::vector<std::vector<Hypothesis>> beam_search(model::RnnSearch& model,
-                                                 const std::vector<std::vector<std::int32_t>>& sources,
+std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
+                                                 const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                                                  const BeamOptions& options) {
   if (options.beam_size < 1 || options.n_best < 1 || options.n_best > options.beam_size) {
     throw util::Error("beam search needs 1 <= n-best <= beam size, got n-best " + std::to_string(options.n_best) +
                       " and beam size " + std::to_string(options.beam_size));
   }
-  std::vector<std::vector<Hypothesis>> results(sources.size());
+  if (models.empty() || sources.size() != models.size()) {
+    throw util::Error("beam search: " + std::to_string(models.size()) + " models for " + std::to_string(sources.size()) +
+                      " source sets");
+  }
+  for (std::size_t m = 1; m < models.size(); ++m) {
+    if (models[m]->config().target_vocabulary != models[0]->config().target_vocabulary ||
+        sources[m].size() != sources[0].size()) {
+      throw util::Error("beam search: the models of an ensemble need the same target vocabulary and sentences");
+    }
+  }
+  const auto& lengths = sources[0];
+  std::vector<std::vector<Hypothesis>> results(lengths.size());
   std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (sources[i].empty()) {
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    if (lengths[i].empty()) {
       results[i].push_back(Hypothesis{});
     } else {
       order.push_back(i);
     }
   }
   std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
+                   [&](std::size_t a, std::size_t b) { return lengths[a].size() < lengths[b].size(); });
   const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
   for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
     const std::vector<std::size_t> indices(order.begin() + static_cast<std::ptrdiff_t>(begin),
                                            order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
-    search_batch(model, sources, indices, options, results);
+    search_batch(models, sources, indices, options, results);
   }
   return results;
+}
+
+std::vector<std::vector<Hypothesis>> beam_search(model::RnnSearch& model,
+                                                 const std::vector<std::vector<std::int32_t>>& sources,
+                                                 const BeamOptions& options) {
+  return beam_search(std::vector<model::RnnSearch*>{&model}, {sources}, options);
 }
 
 }  // namespace rnnsearch::search

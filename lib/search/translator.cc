@@ -23,13 +23,14 @@ std::string number(double value) {
   return text;
 }
 
-// One source line: its words (for --replace-unk) and ids (truncated to max_length).
+// One source line: its words (for --replace-unk), truncated to max_length, and their ids
+// in each model's source vocabulary.
 struct Source {
   std::vector<std::string> words;
-  std::vector<std::int32_t> ids;
+  std::vector<std::vector<std::int32_t>> ids;  // per model
 };
 
-Source read_source(const std::string& line, const data::Vocabulary& vocabulary, std::size_t max_length,
+Source read_source(const std::string& line, const std::vector<model::LoadedModel>& models, std::size_t max_length,
                    const std::string& input_name, std::size_t line_number,
                    const std::function<void(const std::string&)>& warn) {
   std::vector<std::string_view> views;
@@ -41,7 +42,10 @@ Source read_source(const std::string& line, const data::Vocabulary& vocabulary, 
          " tokens, translated after truncation to the first " + std::to_string(max_length));
     source.words.resize(max_length);
   }
-  for (const auto& word : source.words) source.ids.push_back(vocabulary.id_or_unk(word));
+  for (const auto& m : models) {
+    source.ids.emplace_back();
+    for (const auto& word : source.words) source.ids.back().push_back(m.source_vocabulary.id_or_unk(word));
+  }
   return source;
 }
 
@@ -63,7 +67,7 @@ std::string translation_text(const Hypothesis& h, const Source& source, const da
 }
 
 std::string alignment_text(const Hypothesis& h, const Source& source, const std::string& kind) {
-  if (kind == "hard") return align::format_pharaoh(align::hard_alignment(h.attention, source.ids.size(), h.tokens.size()));
+  if (kind == "hard") return align::format_pharaoh(align::hard_alignment(h.attention, source.words.size(), h.tokens.size()));
   std::string text;  // soft: a row per target token (and </s>), weights over the source tokens and </s>
   for (const auto& row : h.attention) {
     if (!text.empty()) text += ' ';
@@ -74,18 +78,31 @@ std::string alignment_text(const Hypothesis& h, const Source& source, const std:
 
 }  // namespace
 
-std::size_t translate_stream(model::LoadedModel& loaded, const TranslateConfig& config, const std::string& input,
-                             const std::string& output, const std::function<void(const std::string&)>& warn) {
+std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateConfig& config,
+                             const std::string& input, const std::string& output,
+                             const std::function<void(const std::string&)>& warn) {
   if (!config.alignment.empty() && config.alignment != "hard" && config.alignment != "soft") {
     throw util::UsageError("--alignment must be hard or soft, got '" + config.alignment + "'");
   }
-  std::vector<model::RnnSearch*> replicas{loaded.model.get()};
+  if (models.empty()) throw util::Error("translate_stream: no model");
+  for (const auto& m : models) {
+    if (!(m.target_vocabulary == models[0].target_vocabulary)) {
+      throw util::Error("the models of an ensemble need the same target vocabulary");
+    }
+  }
+  // Thread k decodes with members[k]: the loaded models for k = 0, copies of them after.
+  std::vector<std::vector<model::RnnSearch*>> members(1);
+  for (auto& m : models) members[0].push_back(m.model.get());
   std::vector<std::unique_ptr<model::RnnSearch>> owned;
   for (int k = 1; k < config.threads; ++k) {
-    owned.push_back(std::make_unique<model::RnnSearch>(loaded.model->config()));
-    owned.back()->copy_parameters_from(*loaded.model);
-    replicas.push_back(owned.back().get());
+    members.emplace_back();
+    for (auto& m : models) {
+      owned.push_back(std::make_unique<model::RnnSearch>(m.model->config()));
+      owned.back()->copy_parameters_from(*m.model);
+      members.back().push_back(owned.back().get());
+    }
   }
+  const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
   util::LineReader reader(input);
   util::AtomicFileWriter writer(output);
   const std::size_t window = static_cast<std::size_t>(std::max(1, config.beam.batch_size)) *
@@ -97,20 +114,21 @@ std::size_t translate_stream(model::LoadedModel& loaded, const TranslateConfig& 
     // A window: the lines ready now, up to its size (the first read may wait).
     sources.clear();
     while (sources.size() < window && (sources.empty() || reader.ready()) && reader.next(line)) {
-      sources.push_back(read_source(line, loaded.source_vocabulary, config.max_length, reader.name(),
-                                    reader.line_number(), warn));
+      sources.push_back(read_source(line, models, config.max_length, reader.name(), reader.line_number(), warn));
     }
     if (sources.empty()) break;
     // Thread k translates every threads-th sentence of the window.
-    const std::size_t threads = std::min<std::size_t>(replicas.size(), sources.size());
+    const std::size_t threads = std::min<std::size_t>(members.size(), sources.size());
     std::vector<std::vector<Hypothesis>> results(sources.size());
     std::vector<std::exception_ptr> failures(threads);
     auto work = [&](std::size_t k) {
       math::set_gemm_threads(1);  // the threads here are the parallelism
       try {
-        std::vector<std::vector<std::int32_t>> share;
-        for (std::size_t i = k; i < sources.size(); i += threads) share.push_back(sources[i].ids);
-        auto out = beam_search(*replicas[k], share, config.beam);
+        std::vector<std::vector<std::vector<std::int32_t>>> share(models.size());
+        for (std::size_t i = k; i < sources.size(); i += threads) {
+          for (std::size_t m = 0; m < models.size(); ++m) share[m].push_back(sources[i].ids[m]);
+        }
+        auto out = beam_search(members[k], share, config.beam);
         for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) results[i] = std::move(out[n]);
       } catch (...) {
         failures[k] = std::current_exception();
@@ -126,7 +144,7 @@ std::size_t translate_stream(model::LoadedModel& loaded, const TranslateConfig& 
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const auto& hypotheses = results[i];
       for (const Hypothesis& h : hypotheses) {
-        std::string out = translation_text(h, sources[i], loaded.target_vocabulary, config.replace_unknown);
+        std::string out = translation_text(h, sources[i], target_vocabulary, config.replace_unknown);
         if (config.n_best_output) {
           out = std::to_string(total + i) + " ||| " + out + " ||| F0= " + number(h.log_probability) + " ||| " +
                 number(h.score);

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "model/model_file.h"
 #include "search/beam_search.h"
@@ -29,8 +30,12 @@ struct TranslateConfig {
 };
 
 // Reads `input` ("-" = stdin) and writes to `output` ("-" = stdout, else atomically).
-// `warn` receives one-line warnings (truncated lines). Returns the number of lines.
-std::size_t translate_stream(model::LoadedModel& model, const TranslateConfig& config, const std::string& input,
-                             const std::string& output, const std::function<void(const std::string&)>& warn);
+// Several models form an ensemble (search/beam_search.h); each reads the source words
+// through its own source vocabulary, and all must have the same target vocabulary
+// (util::Error otherwise). `warn` receives one-line warnings (truncated lines). Returns
+// the number of lines.
+std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateConfig& config,
+                             const std::string& input, const std::string& output,
+                             const std::function<void(const std::string&)>& warn);
 
 }  // namespace rnnsearch::search

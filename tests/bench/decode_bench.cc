@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
                          "[--mini-batch N] [--runs N] [--load N]\n");
     return 2;
   }
-  auto model = model::read_model_file(model_path);
+  std::vector<model::LoadedModel> models;
+  models.push_back(model::read_model_file(model_path));
   search::TranslateConfig config;
   config.beam.beam_size = beam;
   config.beam.batch_size = mini_batch;
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < runs; ++r) {
     const double before = math::gemm_flops_done();
     const auto start = std::chrono::steady_clock::now();
-    search::translate_stream(model, config, source, output, [](const std::string&) {});
+    search::translate_stream(models, config, source, output, [](const std::string&) {});
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     flops = math::gemm_flops_done() - before;
   }
@@ -74,7 +75,7 @@ int main(int argc, char** argv) {
   const double median = testing::median(seconds);
   const double sgemm = testing::concurrent_sgemm_rate(threads, 1024, 1024, 1024, 3);
   std::printf("nmt-decode, beam %d, mini-batch %d, %d thread(s), %d busy threads beside it; %s\n", beam, mini_batch,
-              threads, load, model.model->config().summary().c_str());
+              threads, load, models[0].model->config().summary().c_str());
   std::printf("%zu sentences, %zu output tokens (BPE), median of %d runs: %.3f s\n", sentences, tokens, runs, median);
   std::printf("speed: %.1f sentences/s, %.0f target tokens/s\n", sentences / median, tokens / median);
   std::printf("math::gemm: %.2f GFLOP per run, %.1f GFLOP/s; SGEMM (%s, %d thread(s) each 1024^3): %.1f GFLOP/s; "

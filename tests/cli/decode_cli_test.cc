@@ -148,6 +148,29 @@ BOOST_AUTO_TEST_CASE(long_lines_are_truncated_with_a_warning_naming_the_line) {
              r.err);
 }
 
+BOOST_AUTO_TEST_CASE(an_ensemble_of_a_model_with_itself_translates_as_the_model) {
+  ReversalModel m;
+  const std::string input = "w1 w2 w3\nw9 w8 w0 w4 w4\n\n";
+  const auto alone = m.decode({"--n-best", "2"}, input);
+  const auto ensemble = m.decode({"-m", m.model, "--n-best", "2"}, input);  // -m MODEL -m MODEL
+  BOOST_TEST_REQUIRE(ensemble.exit_code == 0, ensemble.err);
+  BOOST_TEST(ensemble.out == alone.out);
+}
+
+BOOST_AUTO_TEST_CASE(an_ensemble_needs_one_target_vocabulary) {
+  ReversalModel m;
+  const auto src = m.dir.write("other.src", "w1 w2\nw3 w4\n"), tgt = m.dir.write("other.tgt", "x1 x2\nx3 x4\n");
+  const auto other = (m.dir.path() / "other.bin").string();
+  BOOST_TEST_REQUIRE(rt::run_process({rt::tool_path("nmt-train"), "-t", src, tgt, "-m", other, "--dim-emb", "8",
+                                      "--dim-enc", "8", "--dim-dec", "8", "--dim-att", "8", "--dim-maxout", "8",
+                                      "--max-updates", "1", "--quiet"})
+                         .exit_code == 0);
+  const auto r = m.decode({"-m", other}, "w1 w2\n");
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("nmt-decode: " + other + ": its target vocabulary") == 0u, r.err);
+  BOOST_TEST(r.out.empty());
+}
+
 BOOST_AUTO_TEST_CASE(bad_models_and_options_are_clear_errors) {
   ReversalModel m;
   const auto not_model = m.dir.write("not-a-model", "hello\n");
