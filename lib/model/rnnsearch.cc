@@ -308,6 +308,20 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   return result;
 }
 
+std::vector<math::Matrix> RnnSearch::forced_attention(const data::Batch& batch) {
+  loss(batch, LossOptions{}, 0.0f);  // fills the attention caches of every step
+  const int B = batch.sentences;
+  std::vector<math::Matrix> out(static_cast<std::size_t>(B));
+  for (int b = 0; b < B; ++b) {
+    int target_rows = 0, source_columns = 0;
+    for (int t = 0; t < batch.target_length; ++t) target_rows += batch.target_mask(t, b) != 0.0f ? 1 : 0;
+    for (int j = 0; j < batch.source_length; ++j) source_columns += batch.source_mask(j, b) != 0.0f ? 1 : 0;
+    out[b].resize(target_rows, source_columns);
+    for (int t = 0; t < target_rows; ++t) out[b].row(t) = work_->attention_steps[t].weights.row(b).head(source_columns);
+  }
+  return out;
+}
+
 void RnnSearch::encode(const std::vector<std::int32_t>& source, const math::Matrix& source_mask, EncoderOutput& out) {
   const int B = static_cast<int>(source_mask.cols());
   out.sentences = B;

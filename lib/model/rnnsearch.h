@@ -79,6 +79,11 @@ class RnnSearch {
   nn::CrossEntropySum loss(const data::Batch& batch, const LossOptions& options, float gradient_scale,
                            util::Rng* dropout_rng = nullptr);
 
+  // Teacher-forced attention of every pair of the batch (no dropout): out[b] is
+  // [(target length + 1) x (source length + 1)], one row per target token and </s>, one
+  // column per source token and </s>.
+  std::vector<math::Matrix> forced_attention(const data::Batch& batch);
+
   // Inference interface (the decoder and aligner build on it).
   // source: S*B ids (t*B + b, </s>-terminated, padded), source_mask: [S x B].
   void encode(const std::vector<std::int32_t>& source, const math::Matrix& source_mask, EncoderOutput& out);

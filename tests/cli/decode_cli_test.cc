@@ -11,6 +11,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 #include "util/rng.h"
@@ -18,39 +19,6 @@
 namespace rt = rnnsearch::testing;
 
 namespace {
-
-// A model reversing sentences of 3-6 words over 10 words, trained by nmt-train (a second).
-struct ReversalModel {
-  rt::TempDir dir;
-  std::string model;
-
-  ReversalModel() {
-    rnnsearch::util::Rng rng(5);
-    std::ostringstream source, target;
-    for (int i = 0; i < 2000; ++i) {
-      const int length = 3 + static_cast<int>(rng.below(4));
-      std::vector<std::string> words;
-      for (int k = 0; k < length; ++k) words.push_back("w" + std::to_string(rng.below(10)));
-      for (int k = 0; k < length; ++k) source << (k ? " " : "") << words[static_cast<std::size_t>(k)];
-      for (int k = length - 1; k >= 0; --k) target << (k != length - 1 ? " " : "") << words[static_cast<std::size_t>(k)];
-      source << '\n';
-      target << '\n';
-    }
-    const auto src = dir.write("train.src", source.str()), tgt = dir.write("train.tgt", target.str());
-    model = (dir.path() / "model.bin").string();
-    const auto trained = rt::run_process({rt::tool_path("nmt-train"), "-t", src, tgt, "-m", model, "--dim-emb", "32",
-                                          "--dim-enc", "32", "--dim-dec", "64", "--dim-att", "32", "--dim-maxout", "32",
-                                          "--mini-batch", "32", "--dropout", "0", "-l", "0.003", "--max-updates", "400",
-                                          "--quiet"});
-    BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
-  }
-
-  rt::ProcessResult decode(const std::vector<std::string>& options, const std::string& input) const {
-    std::vector<std::string> argv = {rt::tool_path("nmt-decode"), "-m", model};
-    argv.insert(argv.end(), options.begin(), options.end());
-    return rt::run_process(argv, "", input);
-  }
-};
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -64,7 +32,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 BOOST_AUTO_TEST_SUITE(decode_cli)
 
 BOOST_AUTO_TEST_CASE(translates_one_line_per_line_and_keeps_empty_lines) {
-  ReversalModel m;
+  rt::ReversalModel m;
   const auto r = m.decode({}, "w1 w2 w3\n\nw4 w5 w6 w7\n");
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   BOOST_TEST((lines_of(r.out) == std::vector<std::string>{"w3 w2 w1", "", "w7 w6 w5 w4"}));
@@ -74,7 +42,7 @@ BOOST_AUTO_TEST_CASE(translates_one_line_per_line_and_keeps_empty_lines) {
 }
 
 BOOST_AUTO_TEST_CASE(n_best_lines_follow_moses_format_best_first) {
-  ReversalModel m;
+  rt::ReversalModel m;
   const auto r = m.decode({"-b", "4", "--n-best", "3"}, "w1 w2 w3\nw8 w9 w0 w1\n");
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   const auto lines = lines_of(r.out);
@@ -95,7 +63,7 @@ BOOST_AUTO_TEST_CASE(n_best_lines_follow_moses_format_best_first) {
 }
 
 BOOST_AUTO_TEST_CASE(hard_alignments_link_mirrored_positions) {
-  ReversalModel m;
+  rt::ReversalModel m;
   const auto r = m.decode({"--alignment", "hard"}, "w1 w2 w3 w4\n");
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   BOOST_TEST(r.out == "w4 w3 w2 w1 ||| 0-3 1-2 2-1 3-0\n");
@@ -104,7 +72,7 @@ BOOST_AUTO_TEST_CASE(hard_alignments_link_mirrored_positions) {
 }
 
 BOOST_AUTO_TEST_CASE(answers_while_stdin_stays_open) {
-  ReversalModel m;
+  rt::ReversalModel m;
   int in_pipe[2], out_pipe[2];
   BOOST_TEST_REQUIRE(pipe(in_pipe) == 0);
   BOOST_TEST_REQUIRE(pipe(out_pipe) == 0);
@@ -140,7 +108,7 @@ BOOST_AUTO_TEST_CASE(answers_while_stdin_stays_open) {
 }
 
 BOOST_AUTO_TEST_CASE(long_lines_are_truncated_with_a_warning_naming_the_line) {
-  ReversalModel m;
+  rt::ReversalModel m;
   const auto r = m.decode({"--max-length", "3"}, "w1 w2\nw1 w2 w3 w4 w5\n");
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(lines_of(r.out).size() == 2u);
@@ -149,7 +117,7 @@ BOOST_AUTO_TEST_CASE(long_lines_are_truncated_with_a_warning_naming_the_line) {
 }
 
 BOOST_AUTO_TEST_CASE(an_ensemble_of_a_model_with_itself_translates_as_the_model) {
-  ReversalModel m;
+  rt::ReversalModel m;
   const std::string input = "w1 w2 w3\nw9 w8 w0 w4 w4\n\n";
   const auto alone = m.decode({"--n-best", "2"}, input);
   const auto ensemble = m.decode({"-m", m.model, "--n-best", "2"}, input);  // -m MODEL -m MODEL
@@ -158,7 +126,7 @@ BOOST_AUTO_TEST_CASE(an_ensemble_of_a_model_with_itself_translates_as_the_model)
 }
 
 BOOST_AUTO_TEST_CASE(an_ensemble_needs_one_target_vocabulary) {
-  ReversalModel m;
+  rt::ReversalModel m;
   const auto src = m.dir.write("other.src", "w1 w2\nw3 w4\n"), tgt = m.dir.write("other.tgt", "x1 x2\nx3 x4\n");
   const auto other = (m.dir.path() / "other.bin").string();
   BOOST_TEST_REQUIRE(rt::run_process({rt::tool_path("nmt-train"), "-t", src, tgt, "-m", other, "--dim-emb", "8",
@@ -172,7 +140,7 @@ BOOST_AUTO_TEST_CASE(an_ensemble_needs_one_target_vocabulary) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_models_and_options_are_clear_errors) {
-  ReversalModel m;
+  rt::ReversalModel m;
   const auto not_model = m.dir.write("not-a-model", "hello\n");
   const auto r = rt::run_process({rt::tool_path("nmt-decode"), "-m", not_model}, "", "w1\n");
   BOOST_TEST(r.exit_code == 1);

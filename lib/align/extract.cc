@@ -1,0 +1,122 @@
+#include "align/extract.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "align/alignment.h"
+#include "data/batch.h"
+#include "text/word_counter.h"
+#include "util/error.h"
+
+namespace rnnsearch::align {
+
+namespace {
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string_view> views;
+  text::split_space_words(line, views);
+  return std::vector<std::string>(views.begin(), views.end());
+}
+
+bool continues(const std::string& piece) {
+  return piece.size() >= 2 && piece.compare(piece.size() - 2, 2, "@@") == 0;
+}
+
+std::string soft_rows(const math::Matrix& weights, const std::vector<int>& source_words,
+                      const std::vector<int>& target_words) {
+  const int S = source_words.empty() ? 0 : source_words.back() + 1;
+  const int T = target_words.empty() ? 0 : target_words.back() + 1;
+  math::Matrix words = math::Matrix::Zero(T, S);
+  std::vector<int> pieces(static_cast<std::size_t>(T), 0);
+  for (std::size_t j = 0; j < target_words.size(); ++j) {
+    ++pieces[static_cast<std::size_t>(target_words[j])];
+    for (std::size_t i = 0; i < source_words.size(); ++i) {
+      words(target_words[j], source_words[i]) += weights(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i));
+    }
+  }
+  std::string text;
+  for (int t = 0; t < T; ++t) {
+    if (t) text += ' ';
+    for (int s = 0; s < S; ++s) {
+      char number[32];
+      std::snprintf(number, sizeof(number), "%.4g", static_cast<double>(words(t, s)) / pieces[static_cast<std::size_t>(t)]);
+      text += (s ? "," : "") + std::string(number);
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<int> word_of_piece(const std::vector<std::string>& pieces) {
+  std::vector<int> words;
+  int word = 0;
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    words.push_back(word);
+    if (!continues(pieces[k])) ++word;
+  }
+  return words;
+}
+
+std::vector<std::string> extract_alignments(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
+                                            const data::Vocabulary& target_vocabulary,
+                                            const std::vector<std::string>& sources,
+                                            const std::vector<std::string>& targets, const ExtractOptions& options) {
+  if (sources.size() != targets.size()) {
+    throw util::Error("extract_alignments: " + std::to_string(sources.size()) + " sources and " +
+                      std::to_string(targets.size()) + " targets");
+  }
+  std::vector<std::vector<std::string>> source_pieces, target_pieces;
+  data::ParallelCorpus corpus;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    source_pieces.push_back(split(sources[i]));
+    target_pieces.push_back(split(targets[i]));
+    std::vector<std::int32_t> s, t;
+    for (const auto& piece : source_pieces.back()) s.push_back(source_vocabulary.id_or_unk(piece));
+    for (const auto& piece : target_pieces.back()) t.push_back(target_vocabulary.id_or_unk(piece));
+    if (!s.empty() && !t.empty()) order.push_back(i);
+    corpus.source.push_back(std::move(s));
+    corpus.target.push_back(std::move(t));
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return corpus.source[a].size() < corpus.source[b].size(); });
+  std::vector<std::string> out(sources.size());
+  const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
+  for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
+    const std::vector<std::size_t> indices(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
+    const auto attention = model.forced_attention(data::make_batch(corpus, indices));
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const std::size_t i = indices[k];
+      const auto source_words = word_of_piece(source_pieces[i]);
+      const auto target_words = word_of_piece(target_pieces[i]);
+      const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
+      if (options.mode == "soft") {
+        out[i] = soft_rows(weights, source_words, target_words);
+        continue;
+      }
+      Alignment links;
+      const Eigen::Index S = static_cast<Eigen::Index>(source_words.size());
+      for (std::size_t j = 0; j < target_words.size(); ++j) {
+        const auto row = weights.row(static_cast<Eigen::Index>(j)).head(S);
+        if (options.mode == "hard") {
+          Eigen::Index best = 0;
+          row.maxCoeff(&best);
+          links.push_back({source_words[static_cast<std::size_t>(best)], target_words[j]});
+        } else {
+          for (Eigen::Index s = 0; s < S; ++s) {
+            if (row(s) >= options.threshold) links.push_back({source_words[static_cast<std::size_t>(s)], target_words[j]});
+          }
+        }
+      }
+      std::sort(links.begin(), links.end());
+      links.erase(std::unique(links.begin(), links.end()), links.end());
+      out[i] = format_pharaoh(links);
+    }
+  }
+  return out;
+}
+
+}  // namespace rnnsearch::align

@@ -1,0 +1,112 @@
+// nmt-align as users run it: attention alignments of a reversal model's pairs scored by
+// `nmt-align eval` against the mirrored gold links, symmetrization identical to atools on
+// the golden file, and errors naming file and line.
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "support/reversal_model.h"
+#include "support/run_process.h"
+#include "support/shared_data.h"
+#include "util/rng.h"
+
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+double field(const std::string& report, const std::string& name) {
+  const auto at = report.find(name + " ");
+  BOOST_TEST_REQUIRE(at != std::string::npos, report);
+  return std::stod(report.substr(at + name.size() + 1));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(align_cli)
+
+BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_reach_low_aer) {
+  rt::ReversalModel m;
+  rnnsearch::util::Rng rng(77);
+  std::ostringstream source, target, gold;
+  for (int i = 0; i < 200; ++i) {
+    const int length = 3 + static_cast<int>(rng.below(4));
+    std::vector<std::string> words;
+    for (int k = 0; k < length; ++k) words.push_back("w" + std::to_string(rng.below(10)));
+    for (int k = 0; k < length; ++k) {
+      source << (k ? " " : "") << words[static_cast<std::size_t>(k)];
+      target << (k ? " " : "") << words[static_cast<std::size_t>(length - 1 - k)];
+      gold << (k ? " " : "") << k << "-" << length - 1 - k;
+    }
+    source << '\n';
+    target << '\n';
+    gold << '\n';
+  }
+  const auto src = m.dir.write("test.src", source.str()), tgt = m.dir.write("test.tgt", target.str());
+  const auto gold_file = m.dir.write("test.gold", gold.str());
+  const auto out = (m.dir.path() / "test.align").string();
+  const auto aligned = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt, "-o", out});
+  BOOST_TEST_REQUIRE(aligned.exit_code == 0, aligned.err);
+  const auto scored = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", gold_file, "-a", out});
+  BOOST_TEST_REQUIRE(scored.exit_code == 0, scored.err);
+  BOOST_TEST_MESSAGE(scored.out);
+  BOOST_TEST(field(scored.out, "AER") <= 0.10);
+}
+
+BOOST_AUTO_TEST_CASE(subword_pieces_are_merged_to_words) {
+  rt::ReversalModel m;
+  // "w1@@ w2" is one source word: every link refers to words 0..1, never to index 2.
+  const auto src = m.dir.write("s", "w1@@ w2 w3\n\nw4 w5 w6\n"), tgt = m.dir.write("t", "w3 w2 w1\nw1\nw6 w5 w4\n");
+  const auto r = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  std::istringstream lines(r.out);
+  std::string first, second, third;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  std::getline(lines, third);
+  BOOST_TEST(first.find("2-") == std::string::npos, first);
+  BOOST_TEST(second.empty());
+  BOOST_TEST(third == "0-2 1-1 2-0");
+  const auto inverted = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt, "--invert"});
+  // Inverted, the first pair's 2 source words are the second index: never "-2".
+  const std::string inverted_first = inverted.out.substr(0, inverted.out.find('\n'));
+  BOOST_TEST(!inverted_first.empty());
+  BOOST_TEST(inverted_first.find("-2") == std::string::npos, inverted_first);
+  const auto soft = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt, "--mode", "soft"});
+  BOOST_TEST(soft.exit_code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(symmetrize_reproduces_atools_grow_diag_final_and) {
+  const std::string dir = rt::shared_path("golden/align");
+  if (!rt::require_shared(dir + "/gdfa.1000.align")) return;
+  const auto r = rt::run_process({rt::tool_path("nmt-align"), "symmetrize", "-i", dir + "/forward.1000.align", "-j",
+                                  dir + "/reverse.1000.align", "-c", "grow-diag-final-and"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  std::ifstream expected(dir + "/gdfa.1000.align");
+  std::ostringstream text;
+  text << expected.rdbuf();
+  BOOST_TEST((r.out == text.str()));
+}
+
+BOOST_AUTO_TEST_CASE(eval_counts_sure_and_possible_links) {
+  rt::TempDir dir;
+  const auto gold = dir.write("gold", "0-0 1-2 1?1\n0-1\n"), hyp = dir.write("hyp", "0-0 1-1 2-2\n0-1\n");
+  const auto r = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", gold, "-a", hyp});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "precision 0.7500\nrecall 0.6667\nAER 0.2857\nlinks 4, sure 3, matching sure 2, matching possible 3\n");
+}
+
+BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
+  rt::TempDir dir;
+  const auto a = dir.write("a", "0-0\n1-x\n"), b = dir.write("b", "0-0\n1-1\n"), c = dir.write("c", "0-0\n");
+  auto r = rt::run_process({rt::tool_path("nmt-align"), "symmetrize", "-i", a, "-j", b});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("nmt-align: " + a + ":2: malformed alignment pair '1-x'") == 0u, r.err);
+  r = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", c, "-a", b});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find("nmt-align: " + c + ": has 1 line, but " + b + " has 2") == 0u, r.err);
+  r = rt::run_process({rt::tool_path("nmt-align"), "symmetrize", "-i", b, "-j", b, "-c", "grow"});
+  BOOST_TEST(r.exit_code == 2);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
