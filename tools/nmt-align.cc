@@ -10,6 +10,7 @@
 
 #include "align/aer.h"
 #include "align/extract.h"
+#include "align/heatmap.h"
 #include "align/symmetrize.h"
 #include "math/gemm_kernels.h"
 #include "model/model_file.h"
@@ -27,6 +28,7 @@ const char* const kUsage =
     "Usage: nmt-align -m MODEL -s SOURCE -t TARGET [--mode hard|threshold|soft] [-o FILE]\n"
     "       nmt-align symmetrize -i FORWARD -j REVERSE [-c HEURISTIC] [-o FILE]\n"
     "       nmt-align eval -g GOLD -a ALIGNMENT\n"
+    "       nmt-align heatmap -m MODEL -s SOURCE -t TARGET [--lines 1,5] [-o attention.svg]\n"
     "Alignments are Pharaoh 'i-j' pairs, source index first, 0-based, one line per sentence pair.\n";
 
 const rnnsearch::util::ToolInfo kTool{"nmt-align", kUsage, ""};
@@ -139,10 +141,61 @@ int eval(const std::vector<std::string>& args) {
   return rnnsearch::util::kExitOk;
 }
 
+// "3,7,12" -> {3, 7, 12} (1-based line numbers).
+std::vector<std::size_t> parse_lines(const std::string& text) {
+  std::vector<std::size_t> lines;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || std::stoul(item) == 0) {
+      throw UsageError("--lines takes 1-based line numbers separated by commas, got '" + text + "'");
+    }
+    lines.push_back(std::stoul(item));
+    pos = comma + 1;
+  }
+  return lines;
+}
+
+int heatmap(const std::vector<std::string>& args) {
+  rnnsearch::util::CommonOptions common;
+  std::string model_path, source, target, output = "attention.svg", lines = "1";
+  po::options_description options("nmt-align heatmap");
+  options.add_options()
+      ("model,m", po::value(&model_path), "model file written by nmt-train (required)")
+      ("source,s", po::value(&source), "source sentences, BPE'd as in training (required)")
+      ("target,t", po::value(&target), "target sentences, line-aligned with the source (required)")
+      ("lines,l", po::value(&lines)->default_value(lines), "the pairs to draw: 1-based line numbers, comma-separated")
+      ("output,o", po::value(&output)->default_value(output), "the SVG file (- = stdout), written atomically");
+  rnnsearch::util::add_common_options(options, common);
+  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
+  if (model_path.empty() || source.empty() || target.empty()) throw UsageError("-m MODEL, -s SOURCE and -t TARGET are required");
+  const auto wanted = parse_lines(lines);
+  const auto [sources, targets] = read_pair(source, target);
+  std::vector<std::string> chosen_sources, chosen_targets;
+  for (const std::size_t line : wanted) {
+    if (line > sources.size()) {
+      throw rnnsearch::util::Error(source, "has " + std::to_string(sources.size()) + " lines; --lines asks for line " +
+                                               std::to_string(line));
+    }
+    chosen_sources.push_back(sources[line - 1]);
+    chosen_targets.push_back(targets[line - 1]);
+  }
+  auto model = rnnsearch::model::read_model_file(model_path);
+  const auto pairs = rnnsearch::align::attention_heatmaps(*model.model, model.source_vocabulary,
+                                                          model.target_vocabulary, chosen_sources, chosen_targets, wanted);
+  rnnsearch::util::AtomicFileWriter writer(output);
+  writer.write(rnnsearch::align::attention_svg(pairs));
+  writer.commit();
+  if (!common.quiet && output != "-") std::cerr << "nmt-align: attention of " << pairs.size() << " pair(s) in " << output << "\n";
+  return rnnsearch::util::kExitOk;
+}
+
 int run(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "symmetrize") return symmetrize(std::vector<std::string>(argv + 2, argv + argc));
   if (command == "eval") return eval(std::vector<std::string>(argv + 2, argv + argc));
+  if (command == "heatmap") return heatmap(std::vector<std::string>(argv + 2, argv + argc));
   return extract(std::vector<std::string>(argv + 1, argv + argc));
 }
 

@@ -119,4 +119,31 @@ std::vector<std::string> extract_alignments(model::RnnSearch& model, const data:
   return out;
 }
 
+std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
+                                            const data::Vocabulary& target_vocabulary,
+                                            const std::vector<std::string>& sources,
+                                            const std::vector<std::string>& targets,
+                                            const std::vector<std::size_t>& line_numbers) {
+  std::vector<HeatmapPair> pairs;
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    HeatmapPair pair;
+    pair.title = "line " + std::to_string(line_numbers[k]);
+    pair.source = split(sources[k]);
+    pair.target = split(targets[k]);
+    data::ParallelCorpus corpus;
+    corpus.source.emplace_back();
+    corpus.target.emplace_back();
+    for (const auto& piece : pair.source) corpus.source[0].push_back(source_vocabulary.id_or_unk(piece));
+    for (const auto& piece : pair.target) corpus.target[0].push_back(target_vocabulary.id_or_unk(piece));
+    if (pair.source.empty() || pair.target.empty()) {
+      throw util::Error("line " + std::to_string(line_numbers[k]) + " has an empty side: nothing to draw");
+    }
+    pair.weights = model.forced_attention(data::make_batch(corpus, {0}))[0];
+    pair.source.push_back("</s>");
+    pair.target.push_back("</s>");
+    pairs.push_back(std::move(pair));
+  }
+  return pairs;
+}
+
 }  // namespace rnnsearch::align

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "align/heatmap.h"
 #include "data/vocabulary.h"
 #include "model/rnnsearch.h"
 
@@ -30,5 +31,13 @@ std::vector<std::string> extract_alignments(model::RnnSearch& model, const data:
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets, const ExtractOptions& options);
+
+// The teacher-forced attention of the pairs sources[k], targets[k] with their pieces (and
+// </s>) as labels, titled "line N" with N = line_numbers[k], for align::attention_svg.
+std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
+                                            const data::Vocabulary& target_vocabulary,
+                                            const std::vector<std::string>& sources,
+                                            const std::vector<std::string>& targets,
+                                            const std::vector<std::size_t>& line_numbers);
 
 }  // namespace rnnsearch::align

@@ -76,6 +76,33 @@ BOOST_AUTO_TEST_CASE(subword_pieces_are_merged_to_words) {
   BOOST_TEST(soft.exit_code == 0);
 }
 
+BOOST_AUTO_TEST_CASE(heatmap_draws_one_cell_per_token_pair_with_escaped_labels) {
+  rt::ReversalModel m;
+  const auto src = m.dir.write("s", "w1 w2 w3\nw4 & w5\n"), tgt = m.dir.write("t", "w3 w2 w1\nw5 <x> w4\n");
+  const auto svg = (m.dir.path() / "a.svg").string();
+  const auto r = rt::run_process({rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt, "--lines",
+                                  "2,1", "-o", svg, "-q"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  std::ifstream file(svg);
+  std::ostringstream text;
+  text << file.rdbuf();
+  const std::string picture = text.str();
+  BOOST_TEST(picture.rfind("<svg ", 0) == 0u);
+  BOOST_TEST(picture.find("</svg>") != std::string::npos);
+  std::size_t rects = 0;
+  for (std::size_t at = picture.find("<rect "); at != std::string::npos; at = picture.find("<rect ", at + 1)) ++rects;
+  BOOST_TEST(rects == 1u + 2u * 4u * 4u);  // the background, then (3 + </s>)^2 cells for each pair
+  BOOST_TEST(picture.find(">&amp;<") != std::string::npos);
+  BOOST_TEST(picture.find(">&lt;x&gt;<") != std::string::npos);
+  BOOST_TEST(picture.find("line 2") < picture.find("line 1"));
+  const auto beyond = rt::run_process({rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt,
+                                       "--lines", "3", "-o", svg});
+  BOOST_TEST(beyond.exit_code == 1);
+  BOOST_TEST(beyond.err.find(src + ": has 2 lines; --lines asks for line 3") != std::string::npos, beyond.err);
+  BOOST_TEST(rt::run_process({rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt, "--lines",
+                              "0"}).exit_code == 2);
+}
+
 BOOST_AUTO_TEST_CASE(symmetrize_reproduces_atools_grow_diag_final_and) {
   const std::string dir = rt::shared_path("golden/align");
   if (!rt::require_shared(dir + "/gdfa.1000.align")) return;

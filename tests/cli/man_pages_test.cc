@@ -16,7 +16,7 @@ namespace {
 // Each tool with the arguments that show its options (nmt-bpe: one help per command).
 const std::vector<std::vector<std::string>> kHelps = {
     {"nmt-bleu"},           {"nmt-tokenize"},        {"nmt-detokenize"}, {"nmt-vocab"},
-    {"nmt-bpe", "learn"},   {"nmt-bpe", "apply"},    {"nmt-bpe", "undo"},   {"nmt-decode"}, {"nmt-align"}, {"nmt-align", "symmetrize"}, {"nmt-align", "eval"},       {"nmt-train"}};
+    {"nmt-bpe", "learn"},   {"nmt-bpe", "apply"},    {"nmt-bpe", "undo"},   {"nmt-decode"}, {"nmt-align"}, {"nmt-align", "symmetrize"}, {"nmt-align", "eval"}, {"nmt-align", "heatmap"},       {"nmt-train"}};
 const std::vector<std::string> kTools = {"nmt-bleu", "nmt-tokenize", "nmt-detokenize", "nmt-bpe", "nmt-vocab",
                                          "nmt-train", "nmt-decode", "nmt-align"};
 
