@@ -67,7 +67,7 @@ int extract(const std::vector<std::string>& args) {
       ("target,t", po::value(&target), "target sentences, line-aligned with the source (required)")
       ("output,o", po::value(&output)->default_value(output), "alignments (- = stdout; a file is written atomically)")
       ("mode", po::value(&cfg.mode)->default_value(cfg.mode), "hard, threshold or soft")
-      ("threshold", po::value(&cfg.threshold)->default_value(cfg.threshold, "0.3"), "attention weight a link needs in --mode threshold")
+      ("threshold", po::value(&cfg.threshold)->default_value(cfg.threshold, rnnsearch::util::shortest_number(cfg.threshold)), "attention weight a link needs in --mode threshold")
       ("mini-batch", po::value(&cfg.batch_size)->default_value(cfg.batch_size), "sentence pairs force-decoded together")
       ("invert", po::bool_switch(&invert),
        "write links target index first (a reverse model's links in the forward direction's order)");

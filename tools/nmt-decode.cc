@@ -1,5 +1,4 @@
 // nmt-decode: translates source lines from stdin (or -i) to stdout with an RNNsearch model.
-#include <cstdio>
 #include <iostream>
 #include <vector>
 
@@ -13,12 +12,6 @@ namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
 
 namespace {
-
-std::string shortest(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", value);
-  return text;
-}
 
 int run(int argc, char** argv) {
   rnnsearch::search::TranslateConfig cfg;
@@ -34,9 +27,9 @@ int run(int argc, char** argv) {
       ("output,o", po::value(&output)->default_value(output), "translations (- = stdout; a file is written atomically)")
       ("beam-size,b", po::value(&cfg.beam.beam_size)->default_value(cfg.beam.beam_size), "beam size (1 = greedy)")
       ("n-best", po::value(&n_best)->default_value(n_best), "write the K best translations per line in Moses n-best format (0 = off)")
-      ("length-penalty", po::value(&cfg.beam.length_penalty)->default_value(cfg.beam.length_penalty, shortest(cfg.beam.length_penalty)),
+      ("length-penalty", po::value(&cfg.beam.length_penalty)->default_value(cfg.beam.length_penalty, rnnsearch::util::shortest_number(cfg.beam.length_penalty)),
        "alpha: hypotheses are ranked by log p / length^alpha (0 = no normalization)")
-      ("max-length-ratio", po::value(&cfg.beam.max_length_ratio)->default_value(cfg.beam.max_length_ratio, shortest(cfg.beam.max_length_ratio)),
+      ("max-length-ratio", po::value(&cfg.beam.max_length_ratio)->default_value(cfg.beam.max_length_ratio, rnnsearch::util::shortest_number(cfg.beam.max_length_ratio)),
        "at most ratio * source length + 10 target tokens")
       ("max-length", po::value(&cfg.max_length)->default_value(cfg.max_length), "longer source lines are truncated, with a warning (0 = no limit)")
       ("mini-batch", po::value(&cfg.beam.batch_size)->default_value(cfg.beam.batch_size), "sentences translated together (1 = each line at once)")
@@ -61,9 +54,9 @@ int run(int argc, char** argv) {
   }
   if (cfg.beam.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.beam.batch_size));
   if (cfg.maxi_batch < 1) throw UsageError("--maxi-batch must be at least 1, got " + std::to_string(cfg.maxi_batch));
-  if (cfg.beam.length_penalty < 0) throw UsageError("--length-penalty must be >= 0, got " + shortest(cfg.beam.length_penalty));
+  if (cfg.beam.length_penalty < 0) throw UsageError("--length-penalty must be >= 0, got " + rnnsearch::util::shortest_number(cfg.beam.length_penalty));
   if (!(cfg.beam.max_length_ratio > 0)) {
-    throw UsageError("--max-length-ratio must be positive, got " + shortest(cfg.beam.max_length_ratio));
+    throw UsageError("--max-length-ratio must be positive, got " + rnnsearch::util::shortest_number(cfg.beam.max_length_ratio));
   }
   if (!cfg.alignment.empty() && cfg.alignment != "hard" && cfg.alignment != "soft") {
     throw UsageError("--alignment must be hard or soft, got '" + cfg.alignment + "'");

@@ -1,6 +1,5 @@
 // nmt-train: trains an RNNsearch model on line-aligned, tokenized and BPE'd text.
 #include <csignal>
-#include <cstdio>
 #include <vector>
 
 #include "math/gemm_kernels.h"
@@ -13,13 +12,6 @@ namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
 
 namespace {
-
-// "0.2" rather than Boost's "0.200000003" in --help.
-std::string shortest(float value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", static_cast<double>(value));
-  return text;
-}
 
 void on_signal(int) { rnnsearch::train::request_stop(); }
 
@@ -80,16 +72,16 @@ int run(int argc, char** argv) {
   po::options_description training("Training");
   training.add_options()
       ("optimizer", po::value(&cfg.optimizer)->default_value(cfg.optimizer), "adam, adadelta")
-      ("learning-rate,l", po::value(&cfg.learning_rate)->default_value(cfg.learning_rate, shortest(cfg.learning_rate)), "0 = the optimizer's default (adam 0.001, adadelta 1)")
+      ("learning-rate,l", po::value(&cfg.learning_rate)->default_value(cfg.learning_rate, rnnsearch::util::shortest_number(cfg.learning_rate)), "0 = the optimizer's default (adam 0.001, adadelta 1)")
       ("warmup", po::value(&cfg.warmup)->default_value(cfg.warmup), "updates of linear learning-rate warm-up")
-      ("lr-decay", po::value(&cfg.decay_factor)->default_value(cfg.decay_factor, shortest(cfg.decay_factor)), "learning-rate factor after --lr-decay-patience stalled validations")
+      ("lr-decay", po::value(&cfg.decay_factor)->default_value(cfg.decay_factor, rnnsearch::util::shortest_number(cfg.decay_factor)), "learning-rate factor after --lr-decay-patience stalled validations")
       ("lr-decay-patience", po::value(&cfg.decay_patience)->default_value(cfg.decay_patience), "stalled validations before a decay (0 = never)")
-      ("clip-norm", po::value(&cfg.clip_norm)->default_value(cfg.clip_norm, shortest(cfg.clip_norm)), "gradient norm clipping (0 = none)")
-      ("dropout", po::value(&cfg.dropout)->default_value(cfg.dropout, shortest(cfg.dropout)), "dropout on embeddings and the deep output")
-      ("label-smoothing", po::value(&cfg.label_smoothing)->default_value(cfg.label_smoothing, shortest(cfg.label_smoothing)), "label smoothing epsilon")
+      ("clip-norm", po::value(&cfg.clip_norm)->default_value(cfg.clip_norm, rnnsearch::util::shortest_number(cfg.clip_norm)), "gradient norm clipping (0 = none)")
+      ("dropout", po::value(&cfg.dropout)->default_value(cfg.dropout, rnnsearch::util::shortest_number(cfg.dropout)), "dropout on embeddings and the deep output")
+      ("label-smoothing", po::value(&cfg.label_smoothing)->default_value(cfg.label_smoothing, rnnsearch::util::shortest_number(cfg.label_smoothing)), "label smoothing epsilon")
       ("max-epochs,e", po::value(&cfg.max_epochs)->default_value(cfg.max_epochs), "stop after this many epochs (0 = no limit)")
       ("max-updates", po::value(&cfg.max_updates)->default_value(cfg.max_updates), "stop after this many updates (0 = no limit)")
-      ("max-minutes", po::value(&cfg.max_minutes)->default_value(cfg.max_minutes, shortest(static_cast<float>(cfg.max_minutes))), "stop after this much training time (0 = no limit)")
+      ("max-minutes", po::value(&cfg.max_minutes)->default_value(cfg.max_minutes, rnnsearch::util::shortest_number(cfg.max_minutes)), "stop after this much training time (0 = no limit)")
       ("valid-freq", po::value(&cfg.valid_freq)->default_value(cfg.valid_freq), "updates between validations")
       ("save-freq", po::value(&cfg.save_freq)->default_value(cfg.save_freq), "updates between checkpoints")
       ("log-freq", po::value(&cfg.log_freq)->default_value(cfg.log_freq), "updates between log lines (stderr not a terminal)")

@@ -69,24 +69,18 @@ std::vector<std::string> extract_alignments(model::RnnSearch& model, const data:
   }
   std::vector<std::vector<std::string>> source_pieces, target_pieces;
   data::ParallelCorpus corpus;
-  std::vector<std::size_t> order;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     source_pieces.push_back(split(sources[i]));
     target_pieces.push_back(split(targets[i]));
     std::vector<std::int32_t> s, t;
     for (const auto& piece : source_pieces.back()) s.push_back(source_vocabulary.id_or_unk(piece));
     for (const auto& piece : target_pieces.back()) t.push_back(target_vocabulary.id_or_unk(piece));
-    if (!s.empty() && !t.empty()) order.push_back(i);
+    if (t.empty()) s.clear();  // a pair with an empty side gives an empty line
     corpus.source.push_back(std::move(s));
     corpus.target.push_back(std::move(t));
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return corpus.source[a].size() < corpus.source[b].size(); });
   std::vector<std::string> out(sources.size());
-  const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
-  for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
-    const std::vector<std::size_t> indices(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
+  for (const auto& indices : data::batches_by_length(corpus.source, options.batch_size)) {
     const auto attention = model.forced_attention(data::make_batch(corpus, indices));
     for (std::size_t k = 0; k < indices.size(); ++k) {
       const std::size_t i = indices[k];

@@ -61,6 +61,23 @@ Batch make_batch(const std::vector<std::vector<std::int32_t>>& source,
   return batch;
 }
 
+std::vector<std::vector<std::size_t>> batches_by_length(const std::vector<std::vector<std::int32_t>>& sentences,
+                                                        int batch_size) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < sentences.size(); ++i) {
+    if (!sentences[i].empty()) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sentences[a].size() < sentences[b].size(); });
+  const std::size_t size = static_cast<std::size_t>(std::max(1, batch_size));
+  std::vector<std::vector<std::size_t>> batches;
+  for (std::size_t begin = 0; begin < order.size(); begin += size) {
+    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                         order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + size)));
+  }
+  return batches;
+}
+
 std::vector<std::vector<std::size_t>> split_for_threads(const ParallelCorpus& corpus,
                                                         const std::vector<std::size_t>& indices, int parts) {
   parts = std::max(1, std::min(parts, static_cast<int>(indices.size())));

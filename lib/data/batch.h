@@ -35,6 +35,11 @@ inline Batch make_batch(const ParallelCorpus& corpus, const std::vector<std::siz
   return make_batch(corpus.source, &corpus.target, indices);
 }
 
+// The non-empty sentences, sorted by length (stable), cut into groups of batch_size
+// indices: how translation, alignment and validation batch a fixed set of sentences.
+std::vector<std::vector<std::size_t>> batches_by_length(const std::vector<std::vector<std::int32_t>>& sentences,
+                                                        int batch_size);
+
 // Cuts indices (sorted by length, as a batch's are) into `parts` consecutive groups with
 // nearly equal target tokens, for data-parallel threads. Fewer groups when there are
 // fewer sentences; never an empty group.

@@ -119,9 +119,12 @@ void search_batch(const std::vector<model::RnnSearch*>& models,
         const Candidate& c = candidates[k];
         const Live& parent = live[static_cast<std::size_t>(c.row)];
         const bool ends = c.word == data::Vocabulary::kEos;
-        const auto alpha = weights.row(c.row).head(static_cast<Eigen::Index>(sources[0][indices[b]].size() + 1));
-        std::vector<std::vector<float>> attention = parent.attention;
-        attention.emplace_back(alpha.data(), alpha.data() + alpha.size());
+        std::vector<std::vector<float>> attention;  // copied only when asked for: it grows with every step
+        if (options.attention) {
+          const auto alpha = weights.row(c.row).head(static_cast<Eigen::Index>(sources[0][indices[b]].size() + 1));
+          attention = parent.attention;
+          attention.emplace_back(alpha.data(), alpha.data() + alpha.size());
+        }
         if (ends || step + 1 >= limit[b]) {
           Hypothesis h;
           h.tokens = parent.tokens;
@@ -180,22 +183,11 @@ std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSea
       throw util::Error("beam search: the models of an ensemble need the same target vocabulary and sentences");
     }
   }
-  const auto& lengths = sources[0];
-  std::vector<std::vector<Hypothesis>> results(lengths.size());
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    if (lengths[i].empty()) {
-      results[i].push_back(Hypothesis{});
-    } else {
-      order.push_back(i);
-    }
+  std::vector<std::vector<Hypothesis>> results(sources[0].size());
+  for (std::size_t i = 0; i < sources[0].size(); ++i) {
+    if (sources[0][i].empty()) results[i].push_back(Hypothesis{});
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return lengths[a].size() < lengths[b].size(); });
-  const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
-  for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
-    const std::vector<std::size_t> indices(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
+  for (const auto& indices : data::batches_by_length(sources[0], options.batch_size)) {
     search_batch(models, sources, indices, options, results);
   }
   return results;

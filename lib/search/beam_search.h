@@ -21,6 +21,7 @@ struct BeamOptions {
   double length_penalty = 1.0;     // alpha
   double max_length_ratio = 2.0;   // at most ratio * source length + 10 target tokens
   int batch_size = 32;             // sentences decoded together (sorted by length)
+  bool attention = false;          // keep each hypothesis's attention weights (alignments, --replace-unk)
 };
 
 struct Hypothesis {
@@ -28,8 +29,9 @@ struct Hypothesis {
   double log_probability = 0.0;      // log p(tokens </s> | source), or of tokens when cut at the limit
   double score = 0.0;                // normalized, as above
   bool complete = true;              // ended with </s>; false when cut at the length limit
-  // The attention weights of every step: row i holds alpha over the source tokens and the
-  // source </s> (source length + 1 values) for target token i, </s> included when complete.
+  // With BeamOptions::attention, the attention weights of every step: row i holds alpha
+  // over the source tokens and the source </s> (source length + 1 values) for target
+  // token i, </s> included when complete. Empty otherwise.
   std::vector<std::vector<float>> attention;
 };
 

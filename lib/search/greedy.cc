@@ -1,7 +1,6 @@
 #include "search/greedy.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
@@ -12,18 +11,9 @@ std::vector<std::vector<std::int32_t>> greedy_translate(model::RnnSearch& model,
                                                         const std::vector<std::vector<std::int32_t>>& sources,
                                                         const GreedyOptions& options) {
   std::vector<std::vector<std::int32_t>> translations(sources.size());
-  std::vector<std::size_t> order;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (!sources[i].empty()) order.push_back(i);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return sources[a].size() < sources[b].size(); });
-  const std::size_t batch_size = static_cast<std::size_t>(std::max(1, options.batch_size));
   model::EncoderOutput encoded;
   math::Matrix state, next_state, log_probs, weights;
-  for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
-    const std::vector<std::size_t> indices(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
+  for (const auto& indices : data::batches_by_length(sources, options.batch_size)) {
     const data::Batch batch = data::make_batch(sources, nullptr, indices);
     model.encode(batch.source, batch.source_mask, encoded);
     const int B = batch.sentences;

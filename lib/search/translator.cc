@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <thread>
 
 #include "align/attention_alignment.h"
 #include "data/vocabulary.h"
@@ -12,6 +11,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::search {
 
@@ -103,6 +103,8 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
     }
   }
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
+  BeamOptions beam = config.beam;
+  beam.attention = !config.alignment.empty() || config.replace_unknown;
   util::LineReader reader(input);
   util::AtomicFileWriter writer(output);
   const std::size_t window = static_cast<std::size_t>(std::max(1, config.beam.batch_size)) *
@@ -120,27 +122,16 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
     // Thread k translates every threads-th sentence of the window.
     const std::size_t threads = std::min<std::size_t>(members.size(), sources.size());
     std::vector<std::vector<Hypothesis>> results(sources.size());
-    std::vector<std::exception_ptr> failures(threads);
-    auto work = [&](std::size_t k) {
+    util::run_on_threads(static_cast<int>(threads), [&](int thread) {
       math::set_gemm_threads(1);  // the threads here are the parallelism
-      try {
-        std::vector<std::vector<std::vector<std::int32_t>>> share(models.size());
-        for (std::size_t i = k; i < sources.size(); i += threads) {
-          for (std::size_t m = 0; m < models.size(); ++m) share[m].push_back(sources[i].ids[m]);
-        }
-        auto out = beam_search(members[k], share, config.beam);
-        for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) results[i] = std::move(out[n]);
-      } catch (...) {
-        failures[k] = std::current_exception();
+      const auto k = static_cast<std::size_t>(thread);
+      std::vector<std::vector<std::vector<std::int32_t>>> share(models.size());
+      for (std::size_t i = k; i < sources.size(); i += threads) {
+        for (std::size_t m = 0; m < models.size(); ++m) share[m].push_back(sources[i].ids[m]);
       }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t k = 1; k < threads; ++k) pool.emplace_back(work, k);
-    work(0);
-    for (auto& t : pool) t.join();
-    for (const auto& failure : failures) {
-      if (failure) std::rethrow_exception(failure);
-    }
+      auto out = beam_search(members[k], share, beam);
+      for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) results[i] = std::move(out[n]);
+    });
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const auto& hypotheses = results[i];
       for (const Hypothesis& h : hypotheses) {

@@ -1,10 +1,9 @@
 #include "train/data_parallel.h"
 
 #include <cmath>
-#include <exception>
-#include <thread>
 
 #include "math/gemm.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::train {
 
@@ -42,27 +41,10 @@ void DataParallel::copy_to_replicas(std::size_t first, std::size_t last) {
 }
 
 void DataParallel::run(const std::function<void(model::RnnSearch&, int)>& work) {
-  std::vector<std::exception_ptr> errors(replicas_.size());
-  std::vector<std::thread> workers;
-  for (std::size_t k = 1; k < replicas_.size(); ++k) {
-    workers.emplace_back([&, k] {
-      math::set_gemm_threads(1);  // per thread for oneDNN: the parallelism is this pool
-      try {
-        work(*replicas_[k], static_cast<int>(k));
-      } catch (...) {
-        errors[k] = std::current_exception();
-      }
-    });
-  }
-  try {
-    work(*replicas_[0], 0);
-  } catch (...) {
-    errors[0] = std::current_exception();
-  }
-  for (auto& worker : workers) worker.join();
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  util::run_on_threads(threads(), [&](int k) {
+    if (k > 0) math::set_gemm_threads(1);  // per thread for oneDNN: the parallelism is this pool
+    work(*replicas_[static_cast<std::size_t>(k)], k);
+  });
 }
 
 DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corpus,

@@ -1,7 +1,6 @@
 #include "train/validator.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "eval/bleu.h"
 #include "search/greedy.h"
@@ -32,15 +31,7 @@ ValidationResult Validator::run(DataParallel& workers, int batch_size) const {
   ValidationResult result;
   const int threads = workers.threads();
   // Cross-entropy: batches of length-sorted pairs, dealt round-robin to the threads.
-  std::vector<std::size_t> order(corpus_.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return corpus_.target[a].size() < corpus_.target[b].size(); });
-  std::vector<std::vector<std::size_t>> batches;
-  for (std::size_t begin = 0; begin < order.size(); begin += static_cast<std::size_t>(batch_size)) {
-    batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                         order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
-  }
+  const auto batches = data::batches_by_length(corpus_.target, batch_size);
   std::vector<double> loss(static_cast<std::size_t>(threads), 0.0);
   std::vector<std::size_t> tokens(static_cast<std::size_t>(threads), 0);
   workers.run([&](model::RnnSearch& replica, int k) {

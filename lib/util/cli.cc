@@ -1,5 +1,7 @@
 #include "util/cli.h"
 
+#include <cstdio>
+
 #include <iostream>
 #include <new>
 #include <thread>
@@ -61,6 +63,12 @@ bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& ar
   }
   common.validate();
   return false;
+}
+
+std::string shortest_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
 }
 
 std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }

@@ -145,6 +145,7 @@ BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_have_low_aer
   // Reversal links source word i to target word L-1-i: attention must find them.
   TrainedReversal task(400);
   search::BeamOptions options;
+  options.attention = true;
   const auto beams = search::beam_search(*task.loaded.model, task.sources, options);
   align::AlignmentScores scores;
   std::size_t exact = 0;
