@@ -1,59 +1,342 @@
-// Every tool's --help and its man page agree: each long option --help lists appears in
-// man/man1/<tool>.1, and --version names the tool.
+// Every tool has a man page and the two agree. The tools are the source tree's
+// tools/nmt-*.cc; each has man/man1/<tool>.1 and a built binary, and each page
+//   - has an OPTIONS entry (a .TP item whose tag names the option) for every long option
+//     its tool's --help lists (every subcommand's --help for nmt-bpe and nmt-align), and the
+//     entry gives the default --help shows;
+//   - documents no option that no --help of its tool lists (a removed or misspelt one);
+//   - has the sections NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS, FILES or FILE
+//     FORMATS, EXAMPLES and SEE ALSO, and renders without groff warnings.
 #include <boost/test/unit_test.hpp>
-#include <fstream>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "cli/project_tools.h"
+#include "support/golden_cases.h"
 #include "support/run_process.h"
 #include "support/shared_data.h"
 
 namespace rt = rnnsearch::testing;
+namespace fs = std::filesystem;
 
 namespace {
 
-// Each tool with the arguments that show its options (nmt-bpe: one help per command).
-const std::vector<std::vector<std::string>> kHelps = {
-    {"nmt-bleu"},           {"nmt-tokenize"},        {"nmt-detokenize"}, {"nmt-vocab"},
-    {"nmt-bpe", "learn"},   {"nmt-bpe", "apply"},    {"nmt-bpe", "undo"},   {"nmt-decode"}, {"nmt-align"}, {"nmt-align", "symmetrize"}, {"nmt-align", "eval"}, {"nmt-align", "heatmap"},       {"nmt-train"}};
-const std::vector<std::string> kTools = {"nmt-bleu", "nmt-tokenize", "nmt-detokenize", "nmt-bpe", "nmt-vocab",
-                                         "nmt-train", "nmt-decode", "nmt-align"};
+// The arguments before --help that show a tool's options, one list per help; a tool not
+// named here has one help, its plain --help.
+const std::map<std::string, std::vector<std::vector<std::string>>> kSubcommandHelps = {
+    {"nmt-bpe", {{"learn"}, {"apply"}, {"undo"}}},
+    {"nmt-align", {{}, {"symmetrize"}, {"eval"}, {"heatmap"}}},
+};
 
-std::set<std::string> long_options(const std::string& text) {
-  const std::regex option("--([a-z][a-z0-9-]+)");
+std::vector<std::vector<std::string>> help_calls(const std::string& tool) {
+  const auto it = kSubcommandHelps.find(tool);
+  return it == kSubcommandHelps.end() ? std::vector<std::vector<std::string>>{{}} : it->second;
+}
+
+// One option row of a --help, such as "  -i [ --input ] arg (=-)    input file".
+struct HelpOption {
+  std::string name;  // "input"
+  bool has_default = false;
+  std::string default_value;  // "-"
+  std::string call;           // "nmt-bpe apply --help", for messages
+};
+
+// The long options of all the tool's helps; false (with a failure recorded) when a help fails.
+bool read_help_options(const std::string& tool, std::vector<HelpOption>& options) {
+  // Option rows are indented by two spaces; a description's continuation lines by more.
+  const std::regex row(R"(^  (?:-[A-Za-z0-9] \[ )?--([a-z0-9][a-z0-9-]*)(?: \])?(?: arg)?(?: \(=([^)]*)\))?)");
+  for (const auto& args : help_calls(tool)) {
+    std::vector<std::string> argv = {rt::tool_path(tool)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back("--help");
+    std::string call = tool;
+    for (const auto& a : args) call += " " + a;
+    call += " --help";
+    const auto help = rt::run_process(argv);
+    if (help.exit_code != 0) {
+      BOOST_ERROR(call << " exits with status " << help.exit_code << " instead of 0: " << help.err);
+      return false;
+    }
+    std::istringstream lines(help.out);
+    std::size_t count = 0;
+    for (std::string line; std::getline(lines, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, row)) continue;
+      options.push_back({m[1], m[2].matched, m[2], call});
+      ++count;
+    }
+    // --help, --version, --threads and --quiet at least: fewer means the rows were not recognised.
+    BOOST_CHECK_MESSAGE(count >= 4u, call << " lists " << count << " long options; is its layout still parsed?\n"
+                                          << help.out);
+  }
+  return true;
+}
+
+// The text of a roff line with the escapes the pages use resolved: \- \e \& and font changes.
+std::string plain(const std::string& roff) {
+  std::string s = std::regex_replace(roff, std::regex(R"(\\f[BIRP])"), "");
+  s = std::regex_replace(s, std::regex(R"(\\-)"), "-");
+  s = std::regex_replace(s, std::regex(R"(\\&)"), "");
+  return std::regex_replace(s, std::regex(R"(\\e)"), "\\");
+}
+
+std::set<std::string> long_options_in(const std::string& text) {
+  const std::regex option(R"((?:^|[^A-Za-z0-9-])--([a-z0-9][a-z0-9-]*))");
   std::set<std::string> options;
   for (std::sregex_iterator it(text.begin(), text.end(), option), end; it != end; ++it) options.insert((*it)[1]);
   return options;
 }
 
+// One .TP item of an OPTIONS section: the tag line names the options, the body describes them.
+struct ManEntry {
+  int line = 0;  // of the tag
+  std::string tag;
+  std::set<std::string> options;
+  std::string body;  // up to the next .TP, .SS or .SH
+};
+
+struct ManPage {
+  std::string path;
+  std::vector<std::string> lines;
+  std::vector<std::string> sections;  // the .SH titles, in order
+  std::vector<ManEntry> entries;      // of every section whose title contains OPTIONS
+};
+
+bool is_request(const std::string& line, const std::string& request) {
+  return line.compare(0, request.size(), request) == 0 && (line.size() == request.size() || line[request.size()] == ' ');
+}
+
+std::string section_title(const std::string& line) {
+  std::string title = line.substr(3);
+  title.erase(0, title.find_first_not_of(" \""));
+  title.erase(title.find_last_not_of(" \"") + 1);
+  return title;
+}
+
+ManPage read_man_page(const std::string& path) {
+  ManPage page;
+  page.path = path;
+  std::istringstream text(rt::read_file(path));
+  for (std::string line; std::getline(text, line);) page.lines.push_back(line);
+  bool in_options = false, tag_next = false, in_entry = false;
+  for (std::size_t i = 0; i < page.lines.size(); ++i) {
+    const std::string& line = page.lines[i];
+    if (is_request(line, ".SH")) {
+      page.sections.push_back(section_title(line));
+      in_options = page.sections.back().find("OPTIONS") != std::string::npos;
+      tag_next = in_entry = false;
+    } else if (is_request(line, ".SS")) {
+      tag_next = in_entry = false;
+    } else if (in_options && is_request(line, ".TP")) {
+      tag_next = true;
+      in_entry = false;
+    } else if (tag_next) {
+      const std::string tag = plain(line);
+      page.entries.push_back({static_cast<int>(i + 1), tag, long_options_in(tag), ""});
+      tag_next = false;
+      in_entry = true;
+    } else if (in_entry) {
+      page.entries.back().body += plain(line) + "\n";
+    }
+  }
+  return page;
+}
+
+// Whether `text` holds `token` as a word of its own ("1" is not in "-1", "0.1" or "10").
+bool has_token(const std::string& text, const std::string& token) {
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+  for (std::size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + 1)) {
+    const std::size_t end = at + token.size();
+    const char before = at > 0 ? text[at - 1] : ' ';
+    const char after = end < text.size() ? text[end] : ' ';
+    const char after_next = end + 1 < text.size() ? text[end + 1] : ' ';
+    if (word(before) || before == '.') continue;
+    if (word(after) || (after == '.' && std::isdigit(static_cast<unsigned char>(after_next)))) continue;
+    return true;
+  }
+  return false;
+}
+
+std::string lowercase(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Whether an entry's text states `value` as the default: the word "default" and the value
+// ("-" may be spelt "standard input" or "standard output").
+bool states_default(const std::string& body, const std::string& value) {
+  const std::string text = lowercase(body);
+  if (text.find("default") == std::string::npos) return false;
+  if (value == "-" && (text.find("standard input") != std::string::npos ||
+                       text.find("standard output") != std::string::npos)) {
+    return true;
+  }
+  return has_token(text, lowercase(value));
+}
+
+// Calls check(tool, page) for every tool with a page (a missing page is the failure of
+// every_tool_has_a_man_page_and_a_binary, not repeated here).
+void for_each_page(const std::function<void(const std::string&, const ManPage&)>& check) {
+  const auto tools = rt::project_tools();
+  BOOST_TEST_REQUIRE(!tools.empty(), "no tools/nmt-*.cc under " << rt::source_dir());
+  for (const auto& tool : tools) {
+    if (!fs::exists(rt::man_page_path(tool))) continue;
+    check(tool, read_man_page(rt::man_page_path(tool)));  // messages name the tool
+  }
+}
+
+// argv[0] for execv: `program` found in $PATH, or "" when it is not there.
+std::string find_in_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const fs::path candidate = fs::path(dir.empty() ? "." : dir) / program;
+    if (fs::exists(candidate) && access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return "";
+}
+
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(every_option_in_help_is_in_the_man_page) {
-  for (const auto& call : kHelps) {
-    const std::string& tool = call.front();
-    std::vector<std::string> argv = {rt::tool_path(tool)};
-    argv.insert(argv.end(), call.begin() + 1, call.end());
-    argv.push_back("--help");
-    const auto help = rt::run_process(argv);
-    BOOST_TEST_REQUIRE(help.exit_code == 0, tool);
-    std::ifstream man_file(rt::source_dir() + "/man/man1/" + tool + ".1");
-    BOOST_TEST_REQUIRE(static_cast<bool>(man_file), tool << ".1 is missing");
-    std::stringstream man;
-    man << man_file.rdbuf();
-    const std::string page = std::regex_replace(man.str(), std::regex("\\\\-"), "-");  // roff escapes
-    const auto options = long_options(help.out);
-    BOOST_TEST(options.size() >= 5u, tool);
-    for (const auto& o : options) {
-      BOOST_CHECK_MESSAGE(page.find("--" + o) != std::string::npos, "--" << o << " missing from " << tool << ".1");
+BOOST_AUTO_TEST_SUITE(man_pages)
+
+BOOST_AUTO_TEST_CASE(every_tool_has_a_man_page_and_a_binary) {
+  const auto tools = rt::project_tools();
+  BOOST_TEST_REQUIRE(!tools.empty(), "no tools/nmt-*.cc under " << rt::source_dir());
+  for (const auto& tool : tools) {
+    BOOST_CHECK_MESSAGE(fs::exists(rt::man_page_path(tool)),
+                        "tools/" << tool << ".cc has no man page: write man/man1/" << tool << ".1");
+    BOOST_CHECK_MESSAGE(fs::exists(rt::tool_path(tool)),
+                        "tools/" << tool << ".cc has no binary " << rt::tool_path(tool)
+                                 << ": add_tool() it in tools/CMakeLists.txt and build it");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_man_page_belongs_to_a_tool) {
+  const auto tools = rt::project_tools();
+  for (const auto& page : rt::project_man_pages()) {
+    const std::string stem = page.substr(0, page.rfind('.'));
+    BOOST_CHECK_MESSAGE(std::find(tools.begin(), tools.end(), stem) != tools.end(),
+                        "man/man1/" << page << " documents no tool: there is no tools/" << stem << ".cc");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_option_in_help_has_an_entry_in_the_man_page) {
+  for_each_page([](const std::string& tool, const ManPage& page) {
+    std::vector<HelpOption> help;
+    if (!read_help_options(tool, help)) return;
+    std::set<std::string> documented;
+    for (const auto& entry : page.entries) documented.insert(entry.options.begin(), entry.options.end());
+    BOOST_CHECK_MESSAGE(!page.entries.empty(), tool << ".1 has no .TP entries in a section titled OPTIONS");
+    for (const auto& option : help) {
+      BOOST_CHECK_MESSAGE(documented.count(option.name),
+                          tool << ".1: --" << option.name << " (in " << option.call
+                               << ") has no entry in the page's OPTIONS: add a .TP item naming it");
     }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(every_option_in_the_man_page_is_in_help) {
+  for_each_page([](const std::string& tool, const ManPage& page) {
+    std::vector<HelpOption> help;
+    if (!read_help_options(tool, help)) return;
+    std::set<std::string> listed;
+    std::set<std::string> calls;
+    for (const auto& option : help) {
+      listed.insert(option.name);
+      calls.insert(option.call);
+    }
+    std::string call_list;
+    for (const auto& call : calls) call_list += (call_list.empty() ? "" : ", ") + call;
+    for (const auto& entry : page.entries) {
+      BOOST_CHECK_MESSAGE(std::regex_search(entry.tag, std::regex(R"((^|[\s"])--?[A-Za-z0-9])")),
+                          tool << ".1:" << entry.line << ": an OPTIONS entry whose tag names no option: " << entry.tag);
+      for (const auto& name : entry.options) {
+        BOOST_CHECK_MESSAGE(listed.count(name), tool << ".1:" << entry.line << " documents --" << name
+                                                     << ", which no help of the tool lists (" << call_list
+                                                     << "): remove the entry or the option's name from its tag");
+      }
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(every_default_in_help_is_in_the_man_page) {
+  for_each_page([](const std::string& tool, const ManPage& page) {
+    std::vector<HelpOption> help;
+    if (!read_help_options(tool, help)) return;
+    for (const auto& option : help) {
+      if (!option.has_default) continue;
+      std::string bodies;
+      for (const auto& entry : page.entries) {
+        if (entry.options.count(option.name)) bodies += entry.body;
+      }
+      if (bodies.empty()) continue;  // no entry: every_option_in_help_has_an_entry_in_the_man_page says so
+      BOOST_CHECK_MESSAGE(states_default(bodies, option.default_value),
+                          tool << ".1: the entry of --" << option.name << " does not state its default "
+                               << option.default_value << " (" << option.call << " shows (=" << option.default_value
+                               << ")): say \"default " << option.default_value << "\" in it");
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(every_man_page_has_the_required_sections) {
+  // Each requirement is met by a title among its alternatives; OPTIONS also by a title
+  // containing it ("OPTIONS OF LEARN", "COMMON OPTIONS").
+  const std::vector<std::vector<std::string>> required = {
+      {"NAME"}, {"SYNOPSIS"}, {"DESCRIPTION"}, {"OPTIONS"}, {"EXIT STATUS"},
+      {"FILES", "FILE FORMATS"}, {"EXAMPLES"}, {"SEE ALSO"}};
+  for_each_page([&required](const std::string& tool, const ManPage& page) {
+    std::string upper = tool;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    BOOST_CHECK_MESSAGE(!page.lines.empty() && is_request(page.lines[0], ".TH " + upper + " 1"),
+                        tool << ".1 should begin with \".TH " << upper << " 1 ...\"");
+    for (const auto& alternatives : required) {
+      bool found = false;
+      for (const auto& title : page.sections) {
+        for (const auto& wanted : alternatives) {
+          found = found || title == wanted || (wanted == "OPTIONS" && title.find(wanted) != std::string::npos);
+        }
+      }
+      std::string names;
+      for (const auto& wanted : alternatives) names += (names.empty() ? "" : " or ") + (".SH " + wanted);
+      BOOST_CHECK_MESSAGE(found, tool << ".1 has no section " << names);
+    }
+    const auto name = std::find(page.lines.begin(), page.lines.end(), ".SH NAME");
+    BOOST_CHECK_MESSAGE(name != page.lines.end() && name + 1 != page.lines.end() &&
+                            name[1].rfind(tool + " \\- ", 0) == 0,
+                        tool << ".1: the NAME section should read \"" << tool << " \\- what it does\"");
+  });
+}
+
+BOOST_AUTO_TEST_CASE(every_man_page_renders_without_groff_warnings) {
+  const std::string groff = find_in_path("groff");
+  if (groff.empty()) {
+    BOOST_TEST_MESSAGE("skipping: groff is not installed");
+    return;
+  }
+  for (const auto& page : rt::project_man_pages()) {
+    const auto r = rt::run_process({groff, "-man", "-ww", "-z", "-K", "utf8", rt::source_dir() + "/man/man1/" + page});
+    BOOST_CHECK_MESSAGE(r.exit_code == 0 && r.err.empty(),
+                        "groff -man -ww -z -K utf8 man/man1/" << page << " (status " << r.exit_code << "):\n" << r.err);
   }
 }
 
 BOOST_AUTO_TEST_CASE(version_names_each_tool) {
-  for (const auto& tool : kTools) {
+  for (const auto& tool : rt::project_tools()) {
+    if (!fs::exists(rt::tool_path(tool))) continue;  // every_tool_has_a_man_page_and_a_binary says so
     const auto r = rt::run_process({rt::tool_path(tool), "--version"});
-    BOOST_TEST(r.exit_code == 0);
-    BOOST_TEST(r.out.find(tool + " (rnnsearch) ") == 0u, r.out);
+    BOOST_CHECK_MESSAGE(r.exit_code == 0, tool << " --version exits with status " << r.exit_code << ": " << r.err);
+    BOOST_CHECK_MESSAGE(r.out.find(tool + " (rnnsearch) ") == 0u,
+                        tool << " --version should begin with \"" << tool << " (rnnsearch) \", got: " << r.out);
   }
 }
+
+BOOST_AUTO_TEST_SUITE_END()
