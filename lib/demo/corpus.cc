@@ -1,0 +1,79 @@
+#include "demo/corpus.h"
+
+#include <filesystem>
+#include <unordered_set>
+
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace rnnsearch::demo {
+
+void CorpusConfig::validate() const {
+  for (const auto& [option, size] : {std::pair{"--train", train}, {"--valid", valid}, {"--test", test}}) {
+    if (size < 0) throw util::UsageError(std::string(option) + " must be >= 0, got " + std::to_string(size));
+  }
+  if (source_language.empty() || target_language.empty() || source_language == target_language) {
+    throw util::UsageError("--source-language and --target-language must be two different non-empty codes, got '" +
+                           source_language + "' and '" + target_language + "'");
+  }
+}
+
+std::vector<Split> generate_corpus(const CorpusConfig& config) {
+  util::Rng rng(config.seed);
+  std::unordered_set<std::string> held_out;
+  // Held-out sentences must be new; the grammar has far more sentences than any split,
+  // so a run of failures means a bug, not bad luck.
+  auto draw_held_out = [&](long count) {
+    std::vector<SentencePair> pairs;
+    long failures = 0;
+    while (static_cast<long>(pairs.size()) < count) {
+      SentencePair pair = generate_pair(rng);
+      if (held_out.insert(tokenized_text(pair.source)).second) {
+        pairs.push_back(std::move(pair));
+        failures = 0;
+      } else if (++failures > 100000) {
+        throw util::Error("the demo grammar produced no new sentence in 100000 draws");
+      }
+    }
+    return pairs;
+  };
+  Split test{"test", draw_held_out(config.test)};
+  Split valid{"valid", draw_held_out(config.valid)};
+  Split train{"train", {}};
+  while (static_cast<long>(train.pairs.size()) < config.train) {
+    SentencePair pair = generate_pair(rng);
+    if (held_out.count(tokenized_text(pair.source)) == 0) train.pairs.push_back(std::move(pair));
+  }
+  std::vector<Split> splits;
+  for (Split* split : {&train, &valid, &test}) {
+    if (!split->pairs.empty()) splits.push_back(std::move(*split));
+  }
+  return splits;
+}
+
+std::vector<std::string> write_corpus(const std::vector<Split>& splits, const CorpusConfig& config,
+                                      const std::string& directory) {
+  std::filesystem::create_directories(directory);
+  std::vector<std::string> paths;
+  auto sentence = [&](const std::vector<std::string>& tokens) {
+    return config.tokenized ? tokenized_text(tokens) : raw_text(tokens);
+  };
+  for (const Split& split : splits) {
+    const std::string stem = directory + "/" + split.name + ".";
+    util::AtomicFileWriter source(stem + config.source_language);
+    util::AtomicFileWriter target(stem + config.target_language);
+    util::AtomicFileWriter links(stem + "align");
+    for (const SentencePair& pair : split.pairs) {
+      source.write_line(sentence(pair.source));
+      target.write_line(sentence(pair.target));
+      links.write_line(align::format_pharaoh(pair.links));
+    }
+    for (util::AtomicFileWriter* file : {&source, &target, &links}) {
+      file->commit();
+      paths.push_back(file->path());
+    }
+  }
+  return paths;
+}
+
+}  // namespace rnnsearch::demo
