@@ -79,6 +79,8 @@ int run(int argc, char** argv) {
       ("clip-norm", po::value(&cfg.clip_norm)->default_value(cfg.clip_norm, rnnsearch::util::shortest_number(cfg.clip_norm)), "gradient norm clipping (0 = none)")
       ("dropout", po::value(&cfg.dropout)->default_value(cfg.dropout, rnnsearch::util::shortest_number(cfg.dropout)), "dropout on embeddings and the deep output")
       ("label-smoothing", po::value(&cfg.label_smoothing)->default_value(cfg.label_smoothing, rnnsearch::util::shortest_number(cfg.label_smoothing)), "label smoothing epsilon")
+      ("guided-alignment", po::value(&cfg.guided_alignment), "word alignments of the training pairs (Pharaoh i-j, source first, over the words before BPE, one line per pair): a cost pulls the attention toward them")
+      ("guided-alignment-weight", po::value(&cfg.guided_alignment_weight)->default_value(cfg.guided_alignment_weight, rnnsearch::util::shortest_number(cfg.guided_alignment_weight)), "weight of the guided-alignment cross-entropy, per target token like the translation cost (> 0)")
       ("max-epochs,e", po::value(&cfg.max_epochs)->default_value(cfg.max_epochs), "stop after this many epochs (0 = no limit)")
       ("max-updates", po::value(&cfg.max_updates)->default_value(cfg.max_updates), "stop after this many updates (0 = no limit)")
       ("max-minutes", po::value(&cfg.max_minutes)->default_value(cfg.max_minutes, rnnsearch::util::shortest_number(cfg.max_minutes)), "stop after this much training time (0 = no limit)")

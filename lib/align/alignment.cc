@@ -1,6 +1,8 @@
 #include "align/alignment.h"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 #include "util/error.h"
 
@@ -20,6 +22,20 @@ bool parse_index(const std::string& text, std::size_t& pos, long& value) {
     ++pos;
   }
   return pos > start;
+}
+
+bool continues(std::string_view piece) { return piece.size() >= 2 && piece.substr(piece.size() - 2) == "@@"; }
+
+template <typename Piece>
+std::vector<int> words_of(const std::vector<Piece>& pieces) {
+  std::vector<int> words;
+  words.reserve(pieces.size());
+  int word = 0;
+  for (const auto& piece : pieces) {
+    words.push_back(word);
+    if (!continues(piece)) ++word;
+  }
+  return words;
 }
 
 void sort_unique(Alignment& alignment) {
@@ -78,6 +94,40 @@ GoldAlignment parse_gold(const std::string& text, const std::string& file, std::
   sort_unique(gold.sure);
   sort_unique(gold.possible);
   return gold;
+}
+
+std::vector<int> word_of_piece(const std::vector<std::string>& pieces) { return words_of(pieces); }
+std::vector<int> word_of_piece(const std::vector<std::string_view>& pieces) { return words_of(pieces); }
+
+Alignment piece_links(const Alignment& word_links, const std::vector<int>& source_words,
+                      const std::vector<int>& target_words) {
+  // The pieces of a word are consecutive: spans[w] = [first, last + 1).
+  auto spans = [](const std::vector<int>& words) {
+    std::vector<std::pair<int, int>> spans(words.empty() ? 0 : static_cast<std::size_t>(words.back()) + 1, {0, 0});
+    for (std::size_t k = words.size(); k-- > 0;) {
+      auto& span = spans[static_cast<std::size_t>(words[k])];
+      if (span.second == 0) span.second = static_cast<int>(k) + 1;
+      span.first = static_cast<int>(k);
+    }
+    return spans;
+  };
+  const auto source_spans = spans(source_words), target_spans = spans(target_words);
+  Alignment links;
+  for (const Link& link : word_links) {
+    if (link.source < 0 || static_cast<std::size_t>(link.source) >= source_spans.size() || link.target < 0 ||
+        static_cast<std::size_t>(link.target) >= target_spans.size()) {
+      throw util::Error("piece_links: link " + std::to_string(link.source) + "-" + std::to_string(link.target) +
+                        " is outside " + std::to_string(source_spans.size()) + " source and " +
+                        std::to_string(target_spans.size()) + " target words");
+    }
+    const auto [s_begin, s_end] = source_spans[static_cast<std::size_t>(link.source)];
+    const auto [t_begin, t_end] = target_spans[static_cast<std::size_t>(link.target)];
+    for (int s = s_begin; s < s_end; ++s) {
+      for (int t = t_begin; t < t_end; ++t) links.push_back({s, t});
+    }
+  }
+  sort_unique(links);
+  return links;
 }
 
 std::string format_pharaoh(const Alignment& alignment) {

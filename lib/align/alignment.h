@@ -4,6 +4,7 @@
 // sure links count as possible too.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rnnsearch::align {
@@ -32,5 +33,16 @@ GoldAlignment parse_gold(const std::string& text, const std::string& file, std::
 
 // "0-0 1-2 ...", links in (source, target) order.
 std::string format_pharaoh(const Alignment& alignment);
+
+// The word index of every piece of a BPE'd line's tokens ("a@@ b c" -> 0 0 1): a word is a
+// run of pieces joined by "@@ " (a piece ending in "@@" continues into the next one).
+std::vector<int> word_of_piece(const std::vector<std::string>& pieces);
+std::vector<int> word_of_piece(const std::vector<std::string_view>& pieces);
+
+// Word links turned into piece links: every piece of a linked source word with every piece
+// of its target word. source_words and target_words are word_of_piece of the two sides.
+// Sorted, without duplicates. Throws util::Error for a link outside the words.
+Alignment piece_links(const Alignment& word_links, const std::vector<int>& source_words,
+                      const std::vector<int>& target_words);
 
 }  // namespace rnnsearch::align

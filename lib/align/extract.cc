@@ -19,10 +19,6 @@ std::vector<std::string> split(const std::string& line) {
   return std::vector<std::string>(views.begin(), views.end());
 }
 
-bool continues(const std::string& piece) {
-  return piece.size() >= 2 && piece.compare(piece.size() - 2, 2, "@@") == 0;
-}
-
 std::string soft_rows(const math::Matrix& weights, const std::vector<int>& source_words,
                       const std::vector<int>& target_words) {
   const int S = source_words.empty() ? 0 : source_words.back() + 1;
@@ -48,16 +44,6 @@ std::string soft_rows(const math::Matrix& weights, const std::vector<int>& sourc
 }
 
 }  // namespace
-
-std::vector<int> word_of_piece(const std::vector<std::string>& pieces) {
-  std::vector<int> words;
-  int word = 0;
-  for (std::size_t k = 0; k < pieces.size(); ++k) {
-    words.push_back(word);
-    if (!continues(pieces[k])) ++word;
-  }
-  return words;
-}
 
 std::vector<std::string> extract_alignments(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,

@@ -23,9 +23,6 @@ struct ExtractOptions {
   int batch_size = 32;
 };
 
-// The word index of every piece of a BPE'd line's tokens ("a@@ b c" -> 0 0 1).
-std::vector<int> word_of_piece(const std::vector<std::string>& pieces);
-
 // One output line per pair; an empty source or target gives an empty line.
 std::vector<std::string> extract_alignments(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,

@@ -4,6 +4,8 @@
 //   source:        x_1 .. x_L </s>            (padded with <pad>)
 //   target_input:  <s> y_1 .. y_M             (what the decoder reads at each step)
 //   target_output: y_1 .. y_M </s>            (what it must predict)
+//   guide:         with alignments, the gold attention of each target_output position
+//                  over the source pieces: uniform over the source pieces linked to it
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -22,17 +24,23 @@ struct Batch {
   std::vector<std::int32_t> target_input;   // T*B
   std::vector<std::int32_t> target_output;  // T*B
   math::Matrix target_mask;                 // [T x B]
+  // Gold attention, only when the corpus has alignments (else 0 x 0): [(T*B) x S], row
+  // t*B + b for target position t of sentence b; rows sum to 1, or are 0 (a target piece
+  // without links, </s>, padding).
+  math::Matrix guide;
   std::vector<std::size_t> indices;         // corpus index of each sentence
 
   std::size_t target_tokens() const;  // real target tokens (</s> included)
 };
 
 // The batch of corpus sentences `indices`, in that order. Source-only batches (for
-// translation) leave the target fields empty.
+// translation) leave the target fields empty; `alignments` (piece links per sentence, as
+// ParallelCorpus::alignments) fill the guide. Throws util::Error for a link outside its pair.
 Batch make_batch(const std::vector<std::vector<std::int32_t>>& source,
-                 const std::vector<std::vector<std::int32_t>>* target, const std::vector<std::size_t>& indices);
+                 const std::vector<std::vector<std::int32_t>>* target, const std::vector<std::size_t>& indices,
+                 const std::vector<align::Alignment>* alignments = nullptr);
 inline Batch make_batch(const ParallelCorpus& corpus, const std::vector<std::size_t>& indices) {
-  return make_batch(corpus.source, &corpus.target, indices);
+  return make_batch(corpus.source, &corpus.target, indices, corpus.alignments.empty() ? nullptr : &corpus.alignments);
 }
 
 // The non-empty sentences, sorted by length (stable), cut into groups of batch_size

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "align/alignment.h"
 #include "data/vocabulary.h"
 
 namespace rnnsearch::data {
@@ -23,6 +24,10 @@ struct CorpusOptions {
   LongPairs long_pairs = LongPairs::kSkip;
   bool allow_unknown = true;    // false: a token missing from the vocabulary is an error
   bool skip_empty = true;       // pairs with an empty side are left out (else an error)
+  // Word alignments of the pairs (guided alignment): Pharaoh "i-j" links, source word
+  // first, 0-based, over the words of the text before BPE (a word is a run of pieces
+  // joined by "@@ "), one line per pair, line-aligned with the text ("" = none).
+  std::string alignment_path;
 };
 
 struct ParallelCorpus {
@@ -33,6 +38,11 @@ struct ParallelCorpus {
   std::size_t skipped_long = 0, skipped_empty = 0;
   std::size_t first_skipped_line = 0;             // 0 when nothing was skipped
   std::size_t unknown_tokens = 0;                 // tokens mapped to <unk>
+  // With CorpusOptions::alignment_path, per kept pair: links between its source and
+  // target PIECES (0-based, </s> left out), every piece of a linked word with every piece
+  // of the other; links to pieces a truncation removed are dropped. Empty without a file.
+  std::vector<align::Alignment> alignments;
+  std::size_t alignment_word_links = 0;           // links of the kept pairs, as the file gives them
 
   std::size_t size() const { return source.size(); }
   std::size_t target_tokens() const;  // with one </s> per sentence
@@ -41,7 +51,9 @@ struct ParallelCorpus {
 // Reads both files line by line. Throws util::Error for: a file that cannot be read, an
 // empty file, different line counts ("train.en has 99 lines, train.de has 100"), invalid
 // UTF-8, long or empty pairs or unknown tokens when the options make them errors, and a
-// corpus with no pair left. Messages name the file and line.
+// corpus with no pair left. With an alignment file also for: a malformed link, a link
+// outside its pair's words, and a line count that differs from the text's (every line is
+// checked, those of skipped pairs included). Messages name the file and line.
 ParallelCorpus read_parallel_corpus(const std::string& source_path, const std::string& target_path,
                                     const Vocabulary& source_vocabulary, const Vocabulary& target_vocabulary,
                                     const CorpusOptions& options);

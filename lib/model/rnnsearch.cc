@@ -44,6 +44,9 @@ struct RnnSearch::Workspace {
   math::Matrix d_real_readout, d_readout, d_states, d_embedded, d_contexts, d_projected;
   math::Matrix d_annotations, d_keys, d_mean, d_initial_pre, d_context_step, d_query_step;
   math::Matrix d_projected_queries;  // [(T*B) x A], block i = d_q of step i
+  // Guided alignment.
+  std::vector<char> guided_steps;    // T flags: step i has a target row with links
+  math::Matrix d_weights_step;       // d_alpha of one step: [B x S]
   // Inference step.
   nn::AdditiveAttention::StepCache step_attention;
   nn::Gru::StepCache step_gru;
@@ -67,6 +70,8 @@ void fill_dropout(math::Matrix& mask, Eigen::Index rows, Eigen::Index cols, floa
     if (i + 1 < size) out[i + 1] = ((bits >> 8) & 0xFFFFFF) < threshold ? 0.0f : keep;
   }
 }
+
+constexpr float kGuidedAlignmentEpsilon = 1e-6f;  // log(alpha + eps): a zero weight costs a finite amount
 
 bool ends_with(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -238,8 +243,28 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   for (Eigen::Index k = 0; k < N; ++k) w.real_readout.row(k) = w.readout.row(w.real_rows[k]);
   output_forward(w.real_readout, w.logits);
   w.ones.setOnes(N, 1);
-  const nn::CrossEntropySum result = nn::softmax_cross_entropy(w.logits, w.real_targets, w.ones,
-                                                               options.label_smoothing, backward ? &w.d_logits : nullptr);
+  nn::CrossEntropySum result = nn::softmax_cross_entropy(w.logits, w.real_targets, w.ones, options.label_smoothing,
+                                                         backward ? &w.d_logits : nullptr);
+
+  // Guided alignment: -sum_j g_ij log(alpha_ij + eps) over the target rows with links.
+  const bool guided = options.guided_alignment_weight != 0.0f && batch.guide.size() > 0;
+  if (guided) {
+    math::check_shape(batch.guide, TB, S, "guided alignment (Batch::guide)");
+    w.guided_steps.assign(static_cast<std::size_t>(T), 0);
+    double cost = 0.0;
+    for (int i = 0; i < T; ++i) {
+      const math::Matrix& alpha = w.attention_steps[i].weights;  // [B x S]
+      for (int b = 0; b < B; ++b) {
+        const auto gold = batch.guide.row(static_cast<Eigen::Index>(i) * B + b);
+        for (int j = 0; j < S; ++j) {
+          if (gold(j) == 0.0f) continue;
+          cost -= static_cast<double>(gold(j)) * std::log(static_cast<double>(alpha(b, j) + kGuidedAlignmentEpsilon));
+          w.guided_steps[static_cast<std::size_t>(i)] = 1;
+        }
+      }
+    }
+    result.loss += static_cast<double>(options.guided_alignment_weight) * cost;
+  }
   if (!backward) return result;
 
   // Backward: softmax layer, dropout, deep output.
@@ -271,7 +296,21 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
     }
     w.d_context_step = w.d_contexts.middleRows(static_cast<Eigen::Index>(i) * B, B);
     w.d_query_step.setZero();
-    attention_.step_backward(w.attention_steps[i], w.d_context_step, nullptr, w.d_query_step, w.d_annotations,
+    const math::Matrix* d_weights = nullptr;
+    if (guided && w.guided_steps[static_cast<std::size_t>(i)]) {
+      // d cost / d alpha_ij = -g_ij / (alpha_ij + eps), scaled like the cross-entropy.
+      const math::Matrix& alpha = w.attention_steps[i].weights;  // [B x S]
+      const float scale = gradient_scale * options.guided_alignment_weight;
+      w.d_weights_step.setZero(B, S);
+      for (int b = 0; b < B; ++b) {
+        const auto gold = batch.guide.row(static_cast<Eigen::Index>(i) * B + b);
+        for (int j = 0; j < S; ++j) {
+          if (gold(j) != 0.0f) w.d_weights_step(b, j) = -scale * gold(j) / (alpha(b, j) + kGuidedAlignmentEpsilon);
+        }
+      }
+      d_weights = &w.d_weights_step;
+    }
+    attention_.step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
                              w.d_keys, nn::WeightGradients::kDeferred);
     w.d_projected_queries.middleRows(static_cast<Eigen::Index>(i) * B, B) = w.attention_steps[i].d_projected_query;
     w.d_states.middleRows(static_cast<Eigen::Index>(i) * B, B) += w.d_query_step;

@@ -43,6 +43,11 @@ enum class Initialization {
 struct LossOptions {
   float dropout = 0.0f;          // probability of zeroing an embedding or deep-output unit
   float label_smoothing = 0.0f;  // eps of nn::softmax_cross_entropy
+  // Guided alignment (Marian's --guided-alignment-cost ce): for a batch with a guide g
+  // (data::Batch::guide), adds to the loss
+  //   weight * sum over target rows i with links of -sum_j g_ij log(alpha_ij + 1e-6),
+  // alpha_i the attention weights of step i. 0 (or a batch without a guide): no term.
+  float guided_alignment_weight = 0.0f;
 };
 
 // The encoder's results for a batch of B sentences, what every decoder step reads.
@@ -72,10 +77,12 @@ class RnnSearch {
   // Copies every parameter value from `other` (same config).
   void copy_parameters_from(const RnnSearch& other);
 
-  // Teacher-forced cross-entropy of the batch, summed over its target tokens. With
-  // gradient_scale != 0, adds gradient_scale * d(loss sum) into the parameter gradients
-  // (pass 1/tokens of the whole update for a per-token mean). dropout_rng is needed
-  // when options.dropout > 0.
+  // The training objective of the batch: its teacher-forced cross-entropy summed over its
+  // target tokens, plus the weighted guided-alignment cost when options and batch ask
+  // for it (so the returned loss is what the gradient is of; tokens counts the target
+  // tokens only). With gradient_scale != 0, adds gradient_scale * d(loss sum) into the
+  // parameter gradients (pass 1/tokens of the whole update for a per-token mean).
+  // dropout_rng is needed when options.dropout > 0.
   nn::CrossEntropySum loss(const data::Batch& batch, const LossOptions& options, float gradient_scale,
                            util::Rng* dropout_rng = nullptr);
 

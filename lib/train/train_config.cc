@@ -1,5 +1,7 @@
 #include "train/train_config.h"
 
+#include <cmath>
+
 #include "util/error.h"
 
 namespace rnnsearch::train {
@@ -49,6 +51,9 @@ void TrainConfig::validate() const {
   if (clip_norm < 0) bad("clip-norm", ">= 0", std::to_string(clip_norm));
   if (!(dropout >= 0 && dropout < 1)) bad("dropout", "in [0, 1)", std::to_string(dropout));
   if (!(label_smoothing >= 0 && label_smoothing < 1)) bad("label-smoothing", "in [0, 1)", std::to_string(label_smoothing));
+  if (!guided_alignment.empty() && !(guided_alignment_weight > 0 && std::isfinite(guided_alignment_weight))) {
+    bad("guided-alignment-weight", "> 0 with --guided-alignment", std::to_string(guided_alignment_weight));
+  }
   if (max_epochs < 0) bad("max-epochs", ">= 0", std::to_string(max_epochs));
   if (max_updates < 0) bad("max-updates", ">= 0", std::to_string(max_updates));
   if (max_minutes < 0) bad("max-minutes", ">= 0", std::to_string(max_minutes));

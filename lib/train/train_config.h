@@ -43,6 +43,11 @@ struct TrainConfig {
   float clip_norm = 1.0f;                  // 0 = no clipping
   float dropout = 0.2f;
   float label_smoothing = 0.0f;
+  // Guided alignment: Pharaoh word links per training pair (CorpusOptions::alignment_path),
+  // a cross-entropy between the attention and them added to the objective with this
+  // weight (per target token, as the translation cross-entropy). "" = none.
+  std::string guided_alignment;
+  float guided_alignment_weight = 0.1f;    // Marian's default
 
   // Schedule.
   long max_epochs = 0;                     // 0 = no limit (a limit or early stopping must end training)

@@ -91,6 +91,7 @@ void Trainer::set_up() {
   options.long_pairs = config_.long_pair_policy();
   options.allow_unknown = config_.source_vocabulary.empty() || config_.allow_unknown ||
                           config_.source_vocabulary_size > 0 || config_.target_vocabulary_size > 0;
+  options.alignment_path = config_.guided_alignment;
   corpus_ = data::read_parallel_corpus(config_.train_source, config_.train_target, source_vocabulary_,
                                        target_vocabulary_, options);
   if (!model_) create_model();
@@ -153,6 +154,15 @@ void Trainer::log_setup() {
   }
   if (corpus_.unknown_tokens > 0) line += "; " + std::to_string(corpus_.unknown_tokens) + " tokens mapped to <unk>";
   progress_.message(line);
+  if (!config_.guided_alignment.empty()) {
+    std::size_t linked_pairs = 0;
+    for (const auto& links : corpus_.alignments) linked_pairs += links.empty() ? 0 : 1;
+    char weight[32];
+    std::snprintf(weight, sizeof(weight), "%g", static_cast<double>(config_.guided_alignment_weight));
+    progress_.message("guided alignment: " + std::to_string(corpus_.alignment_word_links) + " links on " +
+                      std::to_string(linked_pairs) + " pairs from " + config_.guided_alignment + " (weight " +
+                      weight + ")");
+  }
   progress_.message("model: " + model_->config().summary() + ", " +
                     std::to_string(model_->parameters().scalar_count()) + " parameters; " +
                     std::to_string(config_.threads) + " thread(s)");
@@ -175,6 +185,7 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
   model::LossOptions options;
   options.dropout = config_.dropout;
   options.label_smoothing = config_.label_smoothing;
+  if (!config_.guided_alignment.empty()) options.guided_alignment_weight = config_.guided_alignment_weight;
   const DataParallel::Gradients gradients = workers_->gradients(corpus_, batch, options, config_.seed, state_.update);
   const nn::CrossEntropySum& sum = gradients.loss;
   const double norm = gradients.norm;

@@ -169,6 +169,46 @@ BOOST_AUTO_TEST_CASE(token_missing_from_the_vocabulary) {
   BOOST_TEST(rt::read_file(c.model).rfind("RNNSRCH\n", 0) == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(guided_alignment_file) {
+  Corpus c;
+  // Monotone links over the source words of each line: 30 links, every pair linked.
+  std::string good;
+  for (const int words : {2, 2, 2, 2, 3, 3, 2, 2, 3, 3, 3, 3}) {
+    for (int k = 0; k < words; ++k) good += (k ? " " : "") + std::to_string(k) + "-" + std::to_string(k);
+    good += "\n";
+  }
+  const auto links = c.dir.write("train.align", good);
+  const auto malformed = c.dir.write("malformed.align", "0-0\n0-0 1=1\n");
+  const auto outside = c.dir.write("outside.align", "0-0\n0-0\n0-0\n0-0\n3-0\n");
+  const auto short_file = c.dir.write("short.align", "0-0\n0-0\n");
+  const auto long_file = c.dir.write("long.align", good + "0-0\n");
+  write_old_outputs(c);
+  const auto before = c.snapshot();
+  check_bad_input(c.train({"--guided-alignment", malformed, "--overwrite"}), malformed + ":2: ",
+                  "malformed alignment pair '1=1'");
+  check_bad_input(c.train({"--guided-alignment", outside, "--overwrite"}), outside + ":5: ",
+                  "link 3-0 is outside the pair: 3 source words, 7 target words");
+  check_bad_input(c.train({"--guided-alignment", short_file, "--overwrite"}), short_file + ":3: ",
+                  "the alignment file has 2 lines, but " + c.source + " has more");
+  check_bad_input(c.train({"--guided-alignment", long_file, "--overwrite"}), long_file + ":13: ",
+                  "more lines than " + c.source + " (12 lines)");
+  check_bad_input(c.train({"--guided-alignment", c.path("missing.align"), "--overwrite"}), c.path("missing.align"), "");
+  check_usage_error(c.train({"--guided-alignment", links, "--guided-alignment-weight", "0", "--overwrite"}),
+                    "--guided-alignment-weight must be > 0");
+  BOOST_TEST((c.snapshot() == before));
+
+  // A good file trains, and the data summary counts its links (no --quiet).
+  const auto trained = rt::run_process({rt::tool_path("nmt-train"), "-t", c.source, c.target, "-m", c.model,
+                                        "--dim-emb", "8", "--dim-enc", "8", "--dim-dec", "8", "--dim-att", "8",
+                                        "--dim-maxout", "8", "--max-updates", "3", "--overwrite",
+                                        "--guided-alignment", links},
+                                       c.dir.path().string());
+  BOOST_TEST(trained.exit_code == 0, trained.err);
+  BOOST_TEST(trained.err.find("guided alignment: 30 links on 12 pairs from " + links + " (weight 0.1)\n") !=
+                 std::string::npos,
+             trained.err);
+}
+
 BOOST_AUTO_TEST_CASE(resume_without_a_checkpoint) {
   Corpus c;
   check_bad_input(c.train({"--resume"}), c.checkpoint + ": ", "no checkpoint to resume from");

@@ -1,10 +1,13 @@
-// Corpus reading (line checks, filtering, unknown tokens), vocabularies, batch layout,
-// and the epoch's batches: deterministic per (seed, epoch), covering every pair once.
+// Corpus reading (line checks, filtering, unknown tokens), word alignments for guided
+// alignment (word links to piece links, filtering, errors), vocabularies, batch layout
+// and gold attention, and the epoch's batches: deterministic per (seed, epoch), covering
+// every pair once.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <set>
 
+#include "align/alignment.h"
 #include "data/batch.h"
 #include "data/corpus.h"
 #include "data/vocabulary.h"
@@ -27,9 +30,104 @@ data::ParallelCorpus numbered_corpus(std::size_t pairs) {
   return corpus;
 }
 
+// A BPE'd corpus with word alignments: line 2 has an empty side, line 3 is the only one
+// over 4 pieces (its source), "a@@ b" and "y@@ z" are words of two pieces.
+struct AlignedCorpus {
+  rt::TempDir dir;
+  data::Vocabulary vocab{{"a@@", "b", "c", "d", "x", "y@@", "z", "w"}};
+  std::string source = dir.write("train.src", "a@@ b c\n\nc d c d c\nd a@@ b\n");
+  std::string target = dir.write("train.tgt", "x y@@ z\nx\nx\nw x\n");
+
+  // The corpus with alignment file `links` (written as train.align).
+  data::ParallelCorpus read(const std::string& links, std::size_t max_length = 4,
+                            data::LongPairs long_pairs = data::LongPairs::kSkip) const {
+    data::CorpusOptions options;
+    options.max_length = max_length;
+    options.long_pairs = long_pairs;
+    options.alignment_path = alignment_path(links);
+    return data::read_parallel_corpus(source, target, vocab, vocab, options);
+  }
+  std::string alignment_path(const std::string& links) const { return dir.write("train.align", links); }
+  // The message of reading with alignment file `links`.
+  std::string error(const std::string& links) const {
+    return rt::error_message([&] { read(links); });
+  }
+};
+
+const char* const kGoodLinks = "0-1 1-0\n\n4-0\n1-1 0-0\n";
+
+std::string pharaoh_lines(const std::vector<align::Alignment>& alignments) {
+  std::string text;
+  for (const auto& links : alignments) text += align::format_pharaoh(links) + "|";
+  return text;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(data_layer)
+
+BOOST_AUTO_TEST_CASE(pieces_map_to_their_words_and_word_links_to_piece_links) {
+  BOOST_TEST((align::word_of_piece(std::vector<std::string>{"a@@", "b", "c"}) == std::vector<int>{0, 0, 1}));
+  BOOST_TEST((align::word_of_piece(std::vector<std::string>{"a@@", "b@@", "c", "d", "e@@", "f"}) ==
+              std::vector<int>{0, 0, 0, 1, 2, 2}));
+  BOOST_TEST(align::word_of_piece(std::vector<std::string>{}).empty());
+  BOOST_TEST((align::word_of_piece(std::vector<std::string>{"@@", "b"}) == std::vector<int>{0, 0}));
+  // "a@@ b c" -> "x y@@ z": ab-yz, c-x.
+  const auto links = align::piece_links(align::parse_pharaoh("0-1 1-0", "t", 1), {0, 0, 1}, {0, 1, 1});
+  BOOST_TEST(align::format_pharaoh(links) == "0-1 0-2 1-1 1-2 2-0");
+}
+
+BOOST_AUTO_TEST_CASE(corpus_alignments_become_piece_links_of_the_kept_pairs) {
+  AlignedCorpus c;
+  const auto corpus = c.read(kGoodLinks);
+  // Line 2 (empty side) and line 3 (long) are skipped, and so are their links.
+  BOOST_TEST((corpus.line_numbers == std::vector<std::size_t>{1, 4}));
+  BOOST_TEST(pharaoh_lines(corpus.alignments) == "0-1 0-2 1-1 1-2 2-0|0-0 1-1 2-1|");
+  BOOST_TEST(corpus.alignment_word_links == 4u);
+  BOOST_TEST(data::read_parallel_corpus(c.source, c.target, c.vocab, c.vocab, {}).alignments.empty());
+}
+
+BOOST_AUTO_TEST_CASE(truncated_pairs_keep_the_links_of_their_kept_pieces) {
+  AlignedCorpus c;
+  // Two pieces per side: "a@@ b" / "x y@@", "c d" / "x", "d a@@" / "w x".
+  const auto corpus = c.read(kGoodLinks, 2, data::LongPairs::kTruncate);
+  BOOST_TEST((corpus.line_numbers == std::vector<std::size_t>{1, 3, 4}));
+  BOOST_TEST(pharaoh_lines(corpus.alignments) == "0-1 1-1||0-0 1-1|");
+}
+
+BOOST_AUTO_TEST_CASE(batch_guide_is_uniform_over_the_linked_source_pieces) {
+  AlignedCorpus c;
+  const auto corpus = c.read(kGoodLinks);
+  const auto batch = data::make_batch(corpus, {0, 1});
+  // Rows t*B + b over S = 4 source positions (3 pieces + </s>), T = 4 target positions.
+  math::Matrix expected = math::Matrix::Zero(8, 4);
+  expected.row(0) << 0, 0, 1, 0;        // x (sentence 0): c
+  expected.row(2) << 0.5, 0.5, 0, 0;    // y@@: a@@ b
+  expected.row(4) << 0.5, 0.5, 0, 0;    // z: a@@ b
+  expected.row(1) << 1, 0, 0, 0;        // w (sentence 1): d
+  expected.row(3) << 0, 0.5, 0.5, 0;    // x: a@@ b
+  BOOST_TEST((batch.guide == expected), "guide:\n" << batch.guide);  // </s> and padding rows 0
+  data::ParallelCorpus plain = corpus;
+  plain.alignments.clear();
+  BOOST_TEST(data::make_batch(plain, {0, 1}).guide.size() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(bad_alignment_files_name_file_and_line) {
+  AlignedCorpus c;
+  const std::string path = c.alignment_path("");
+  BOOST_TEST(c.error("0-1 1-0\n0-0 1x1\n4-0\n0-0\n").find(path + ":2: malformed alignment pair '1x1'") == 0u);
+  BOOST_TEST(c.error("0-1 2-0\n\n4-0\n0-0\n") ==
+             path + ":1: link 2-0 is outside the pair: 2 source words, 2 target words "
+                    "(links are source-target word indices from 0, over the text before BPE)");
+  BOOST_TEST(c.error("0-2\n\n4-0\n0-0\n").find(path + ":1: link 0-2 is outside the pair") == 0u);
+  // The lines of skipped pairs are checked too.
+  BOOST_TEST(c.error("0-1\n0-0\n4-0\n0-0\n").find(path + ":2: link 0-0 is outside the pair: 0 source words, 1 target word ") == 0u);
+  BOOST_TEST(c.error("0-1\n\n4-0\n") == path + ":4: missing: the alignment file has 3 lines, but " + c.source +
+                                               " has more; the alignments must be line-aligned with the training text");
+  BOOST_TEST(c.error("").find(path + ":1: missing: the alignment file has 0 lines") == 0u);
+  BOOST_TEST(c.error("0-1\n\n4-0\n0-0\n0-0\n") == path + ":5: more lines than " + c.source +
+                                                        " (4 lines); the alignments must be line-aligned with the training text");
+}
 
 BOOST_AUTO_TEST_CASE(vocabulary_puts_specials_first_and_keeps_file_order) {
   rt::TempDir dir;

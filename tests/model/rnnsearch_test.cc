@@ -1,10 +1,12 @@
 // The whole RNNsearch model: finite-difference gradients of the teacher-forced loss with
-// respect to every parameter (plain, tied embeddings, dropout with label smoothing), and
-// the inference interface (encode + decoder_step) agreeing with the training loss.
+// respect to every parameter (plain, tied embeddings, dropout with label smoothing, guided
+// alignment), the guided-alignment cost by hand, and the inference interface (encode +
+// decoder_step) agreeing with the training loss.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 
+#include "align/alignment.h"
 #include "data/batch.h"
 #include "math/gemm.h"
 #include "model/flops.h"
@@ -40,16 +42,28 @@ data::ParallelCorpus tiny_corpus() {
   return corpus;
 }
 
+// Piece links for tiny_corpus: pair 0 has a target piece linked to two source pieces,
+// pair 1 an unlinked target piece, pair 2 no links at all.
+data::ParallelCorpus tiny_aligned_corpus() {
+  data::ParallelCorpus corpus = tiny_corpus();
+  corpus.alignments = {align::parse_pharaoh("0-0 2-0 1-1", "tiny", 1), align::parse_pharaoh("0-0 0-2", "tiny", 2),
+                       align::Alignment{}};
+  return corpus;
+}
+
 // seed picks parameter values whose maxout pairs are not within a finite-difference step
-// of a tie (a kink, where no derivative exists).
-rt::GradientReport check_model(bool tied, float dropout, float smoothing, std::uint32_t seed = 17) {
+// of a tie (a kink, where no derivative exists). guided > 0: the guided-alignment weight,
+// on tiny_aligned_corpus.
+rt::GradientReport check_model(bool tied, float dropout, float smoothing, std::uint32_t seed = 17,
+                               float guided = 0.0f) {
   model::RnnSearch net(tiny_config(tied));
   rt::randomize(net.parameters(), seed, 0.5f);
-  const data::ParallelCorpus corpus = tiny_corpus();
+  const data::ParallelCorpus corpus = guided > 0.0f ? tiny_aligned_corpus() : tiny_corpus();
   const data::Batch batch = data::make_batch(corpus, {0, 1, 2});
   model::LossOptions options;
   options.dropout = dropout;
   options.label_smoothing = smoothing;
+  options.guided_alignment_weight = guided;
   auto forward = [&] {
     util::Rng rng(5);  // the same dropout masks at every evaluation
     math::Matrix loss(1, 1);
@@ -61,6 +75,32 @@ rt::GradientReport check_model(bool tied, float dropout, float smoothing, std::u
     net.loss(batch, options, d_loss(0, 0), &rng);
   };
   return rt::check_gradients(net.parameters(), {}, forward, backward, 3, kModelStep);
+}
+
+// The loss and every parameter gradient (gradient_scale 1) of the tiny model on `corpus`.
+struct LossAndGradients {
+  double loss = 0.0;
+  std::vector<math::Matrix> gradients;
+};
+
+LossAndGradients loss_and_gradients(const data::ParallelCorpus& corpus, float guided) {
+  model::RnnSearch net(tiny_config(false));
+  rt::randomize(net.parameters(), 17, 0.5f);
+  net.parameters().zero_gradients();
+  model::LossOptions options;
+  options.guided_alignment_weight = guided;
+  LossAndGradients out;
+  out.loss = net.loss(data::make_batch(corpus, {0, 1, 2}), options, 1.0f).loss;
+  for (const nn::Parameter* p : net.parameters().all()) out.gradients.push_back(p->gradient);
+  return out;
+}
+
+bool same(const LossAndGradients& a, const LossAndGradients& b) {
+  if (a.loss != b.loss || a.gradients.size() != b.gradients.size()) return false;
+  for (std::size_t i = 0; i < a.gradients.size(); ++i) {
+    if (!(a.gradients[i] == b.gradients[i])) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -82,6 +122,62 @@ BOOST_AUTO_TEST_CASE(finite_difference_gradients_tied_embeddings) {
 BOOST_AUTO_TEST_CASE(finite_difference_gradients_with_dropout_and_label_smoothing) {
   const rt::GradientReport report = check_model(false, 0.3f, 0.1f);
   BOOST_TEST(report.worst_error < kModelTolerance, report.worst_place);
+}
+
+BOOST_AUTO_TEST_CASE(finite_difference_gradients_with_guided_alignment) {
+  const rt::GradientReport report = check_model(false, 0.0f, 0.0f, 17, 1.0f);
+  BOOST_TEST_MESSAGE("guided alignment, worst: " << report.worst_error << " at " << report.worst_place);
+  BOOST_TEST(report.checked > 200u);
+  BOOST_TEST(report.worst_error < kModelTolerance, report.worst_place);
+  const rt::GradientReport with_dropout = check_model(false, 0.3f, 0.1f, 17, 0.5f);
+  BOOST_TEST(with_dropout.worst_error < kModelTolerance, with_dropout.worst_place);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_guided_alignment_gradient_is_caught) {
+  // The guided check is not vacuous: a backward pass without the alignment term fails it.
+  model::RnnSearch net(tiny_config(false));
+  rt::randomize(net.parameters(), 17, 0.5f);
+  const data::Batch batch = data::make_batch(tiny_aligned_corpus(), {0, 1, 2});
+  model::LossOptions guided;
+  guided.guided_alignment_weight = 1.0f;
+  auto forward = [&] {
+    math::Matrix loss(1, 1);
+    loss(0, 0) = static_cast<float>(net.loss(batch, guided, 0.0f).loss);
+    return loss;
+  };
+  auto backward = [&](const math::Matrix& d_loss, std::vector<math::Matrix>&) { net.loss(batch, {}, d_loss(0, 0)); };
+  BOOST_TEST(rt::check_gradients(net.parameters(), {}, forward, backward, 3, kModelStep).worst_error > 0.2);
+}
+
+BOOST_AUTO_TEST_CASE(guided_alignment_cost_is_the_attention_cross_entropy_of_the_links) {
+  // loss(weight) - loss(0) = weight * sum over linked target pieces of
+  // -sum_j g_j log(alpha_j + 1e-6), with g uniform over the piece's linked source pieces.
+  model::RnnSearch net(tiny_config(false));
+  rt::randomize(net.parameters(), 17, 0.5f);
+  const data::Batch batch = data::make_batch(tiny_aligned_corpus(), {0, 1, 2});
+  const auto attention = net.forced_attention(batch);  // [target + 1 x source + 1] per pair
+  const auto log_alpha = [&](int pair, int t, int s) { return std::log(static_cast<double>(attention[pair](t, s)) + 1e-6); };
+  const double cost = -(0.5 * log_alpha(0, 0, 0) + 0.5 * log_alpha(0, 0, 2) + log_alpha(0, 1, 1)) -
+                      (log_alpha(1, 0, 0) + log_alpha(1, 2, 0));
+  model::LossOptions options;
+  const double plain = net.loss(batch, options, 0.0f).loss;
+  options.guided_alignment_weight = 0.25f;
+  const double guided = net.loss(batch, options, 0.0f).loss;
+  BOOST_TEST(cost > 0.5);
+  BOOST_TEST(std::fabs((guided - plain) - 0.25 * cost) < 1e-5 * cost);
+}
+
+BOOST_AUTO_TEST_CASE(guided_alignment_without_weight_or_links_changes_nothing) {
+  // Bit for bit: no term in the loss, nothing in any gradient.
+  const LossAndGradients plain = loss_and_gradients(tiny_corpus(), 0.0f);
+  BOOST_TEST(same(loss_and_gradients(tiny_aligned_corpus(), 0.0f), plain));  // weight 0
+  BOOST_TEST(same(loss_and_gradients(tiny_corpus(), 1.0f), plain));          // no alignments
+  data::ParallelCorpus unlinked = tiny_corpus();
+  unlinked.alignments.assign(3, align::Alignment{});
+  BOOST_TEST(same(loss_and_gradients(unlinked, 1.0f), plain));  // alignments without links
+  const LossAndGradients guided = loss_and_gradients(tiny_aligned_corpus(), 1.0f);
+  BOOST_TEST(!same(guided, plain));  // and links do change both
+  BOOST_TEST(guided.loss > plain.loss);
 }
 
 BOOST_AUTO_TEST_CASE(a_wrong_gradient_scale_is_caught) {

@@ -1,7 +1,7 @@
 // Training end to end through the library: a reversal task learned to near-perfect
 // greedy accuracy, exact resume (an interrupted and resumed run ends with the same bits
-// as an uninterrupted one, validation, dropout and two threads included), and NaN
-// detection that keeps the last checkpoint.
+// as an uninterrupted one, validation, dropout, guided alignment and two threads
+// included), and NaN detection that keeps the last checkpoint.
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
@@ -21,22 +21,26 @@ namespace rt = rnnsearch::testing;
 
 namespace {
 
-// Random sentences over `words` tokens "w0".."wN", target = source reversed.
+// Random sentences over `words` tokens "w0".."wN", target = source reversed; NAME.align
+// holds the links (source word k to target word length - 1 - k).
 void write_reversal_task(const rt::TempDir& dir, const std::string& name, std::size_t pairs, std::uint64_t seed,
                          int words = 12) {
   util::Rng rng(seed);
-  std::ostringstream source, target;
+  std::ostringstream source, target, links;
   for (std::size_t i = 0; i < pairs; ++i) {
     const int length = 3 + static_cast<int>(rng.below(5));
     std::vector<std::string> tokens;
     for (int k = 0; k < length; ++k) tokens.push_back("w" + std::to_string(rng.below(static_cast<std::uint64_t>(words))));
     for (int k = 0; k < length; ++k) source << (k ? " " : "") << tokens[static_cast<std::size_t>(k)];
     for (int k = length - 1; k >= 0; --k) target << (k != length - 1 ? " " : "") << tokens[static_cast<std::size_t>(k)];
+    for (int k = 0; k < length; ++k) links << (k ? " " : "") << k << '-' << length - 1 - k;
     source << '\n';
     target << '\n';
+    links << '\n';
   }
   dir.write(name + ".src", source.str());
   dir.write(name + ".tgt", target.str());
+  dir.write(name + ".align", links.str());
 }
 
 train::TrainConfig small_config(const rt::TempDir& dir) {
@@ -103,6 +107,8 @@ BOOST_AUTO_TEST_CASE(interrupted_and_resumed_training_gives_the_same_bits) {
   config.decay_patience = 1;  // learning-rate decays happen, and must resume too
   config.dropout = 0.2f;
   config.label_smoothing = 0.1f;
+  config.guided_alignment = (dir.path() / "train.align").string();
+  config.guided_alignment_weight = 0.5f;
   config.threads = 2;
   config.final_model = "last";
   config.max_updates = 40;  // 13 batches per epoch: three epoch boundaries
