@@ -207,23 +207,24 @@ SentencePair generate_pair(util::Rng& rng) {
   return out.finish();
 }
 
-std::string tokenized_text(const std::vector<std::string>& tokens) {
-  std::string text;
-  for (const auto& token : tokens) {
-    if (!text.empty()) text += ' ';
-    text += token;
-  }
-  return text;
-}
+namespace {
 
-std::string raw_text(const std::vector<std::string>& tokens) {
+// Tokens joined by spaces (none before punctuation when `detokenized`), the first letter
+// capitalized as a sentence's is.
+std::string sentence_text(const std::vector<std::string>& tokens, bool detokenized) {
   std::string text;
   for (const auto& token : tokens) {
-    if (!text.empty() && token != "," && token != ".") text += ' ';
+    if (!text.empty() && !(detokenized && (token == "," || token == "."))) text += ' ';
     text += token;
   }
   if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
   return text;
 }
+
+}  // namespace
+
+std::string tokenized_text(const std::vector<std::string>& tokens) { return sentence_text(tokens, false); }
+
+std::string raw_text(const std::vector<std::string>& tokens) { return sentence_text(tokens, true); }
 
 }  // namespace rnnsearch::demo

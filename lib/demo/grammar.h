@@ -37,8 +37,9 @@ struct SentencePair {
 // Draws one sentence pair.
 SentencePair generate_pair(util::Rng& rng);
 
-// The pair as raw text: tokens joined by spaces, no space before ',' and '.', first
-// letter capitalized. nmt-tokenize gives back the tokens (tokenized_text) exactly.
+// A side of the pair as raw text (tokens joined by spaces, none before ',' and '.') and
+// as tokenized text (all tokens space-separated), both with the first letter capitalized:
+// nmt-tokenize turns the raw text into the tokenized text exactly.
 std::string raw_text(const std::vector<std::string>& tokens);
 std::string tokenized_text(const std::vector<std::string>& tokens);
 

@@ -53,7 +53,9 @@ std::size_t map_lines(const std::string& input, const std::string& output, const
   std::string line;
   for (;;) {
     lines.clear();
-    while (lines.size() < batch && reader.next(line)) lines.push_back(line);
+    // A batch also ends where the input pauses (a pipe with nothing to read yet), so
+    // streaming input is answered at once, as nmt-decode does.
+    while (lines.size() < batch && (lines.empty() || reader.ready()) && reader.next(line)) lines.push_back(line);
     if (lines.empty()) break;
     results.assign(lines.size(), std::string());
     const std::size_t first = total + 1;
@@ -75,7 +77,7 @@ std::size_t map_lines(const std::string& input, const std::string& output, const
       if (failure) std::rethrow_exception(failure);
     }
     for (const auto& r : results) writer.write_line(r);
-    if (interactive) writer.flush();
+    writer.flush();
     total += lines.size();
   }
   writer.commit();

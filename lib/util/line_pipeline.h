@@ -2,7 +2,9 @@
 // The loop every line-to-line tool runs: read lines, transform each, write exactly one
 // output line per input line, in order. Several threads transform batches of lines;
 // when either end is a terminal, lines are handled and flushed one at a time so an
-// interactive user (or a pipe waiting on each answer) sees every result at once.
+// interactive user (or a pipe waiting on each answer) sees every result at once. A batch
+// also ends where the input pauses, and each batch is flushed, so tools chained in a pipe
+// answer a line as soon as it arrives.
 #include <cstddef>
 #include <functional>
 #include <string>
