@@ -9,6 +9,7 @@ packages=(
   build-essential cmake pkg-config
   libboost-program-options-dev libboost-serialization-dev libboost-test-dev
   libicu-dev libeigen3-dev libopenblas-dev libdnnl-dev
+  libboost-mpi-dev openmpi-bin
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(python3-torch); fi
 

@@ -1,8 +1,10 @@
 // nmt-train: trains an RNNsearch model on line-aligned, tokenized and BPE'd text.
 #include <csignal>
+#include <memory>
 #include <vector>
 
 #include "math/gemm_kernels.h"
+#include "train/process_group.h"
 #include "train/trainer.h"
 #include "util/allocator.h"
 #include "util/cli.h"
@@ -34,7 +36,7 @@ void take_pair(const std::vector<std::string>& values, const char* option, std::
   second = values[1];
 }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
   rnnsearch::train::TrainConfig cfg;
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> train_sets, valid_sets, vocabs;
@@ -98,8 +100,9 @@ int run(int argc, char** argv) {
       "Usage: nmt-train -t SRC TGT [--valid-sets SRC TGT] [-v SRC_VOCAB TGT_VOCAB] [-m MODEL] [options]\n"
       "Trains an RNNsearch model (Bahdanau et al. 2015) on line-aligned tokenized, BPE'd text. Writes\n"
       "MODEL (for nmt-decode), MODEL.ckpt (for --resume) and MODEL.best; SIGINT or SIGTERM saves both\n"
-      "and stops (exit 1).\n",
-      ""};
+      "and stops (exit 1). Under `mpirun -np N` (builds with MPI) N processes share every batch.\n",
+      rnnsearch::train::ProcessGroup::mpi_available() ? " (with MPI: mpirun -np N trains on N processes)"
+                                                      : " (without MPI: trains in one process)"};
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
@@ -113,13 +116,45 @@ int run(int argc, char** argv) {
   cfg.validate();
   install_signal_handlers();
   rnnsearch::util::keep_freed_memory_for_reuse();
-  const auto outcome = rnnsearch::train::run_training(cfg);
+  const auto outcome = rnnsearch::train::run_training(cfg, group);
   return outcome.interrupted ? rnnsearch::util::kExitFailure : rnnsearch::util::kExitOk;
 }
 
 }  // namespace
 
+// Under mpirun, rank 0 reports what every process meets alike (usage errors: they parse
+// the same command line; GroupFailure); the others stay silent about it. A failure one
+// process meets alone (a write error, a failed collective) ends the whole job, because
+// the others may be waiting for this process in an all-reduce.
 int main(int argc, char** argv) {
+  namespace train = rnnsearch::train;
+  using rnnsearch::util::run_tool;
   rnnsearch::math::select_gemm_kernels(argv);
-  return rnnsearch::util::run_tool("nmt-train", [&] { return run(argc, argv); });
+  std::unique_ptr<train::ProcessGroup> group;
+  const int refused = run_tool("nmt-train", [&] {
+    group = train::ProcessGroup::join_launched();
+    return rnnsearch::util::kExitOk;
+  });
+  if (!group) return refused;
+  const bool root = group->is_root();
+  bool alone_failed = false;
+  const int code = run_tool(root ? "nmt-train" : "nmt-train: rank " + std::to_string(group->rank()), [&]() -> int {
+    try {
+      return run(argc, argv, *group);
+    } catch (const train::GroupFailure&) {
+      if (root) throw;
+      return rnnsearch::util::kExitFailure;
+    } catch (const UsageError&) {
+      if (root) throw;
+      return rnnsearch::util::kExitUsage;
+    } catch (const po::error&) {
+      if (root) throw;
+      return rnnsearch::util::kExitUsage;
+    } catch (...) {
+      alone_failed = true;
+      throw;
+    }
+  });
+  if (alone_failed) group->abort(code);
+  return code;
 }

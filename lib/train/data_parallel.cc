@@ -1,5 +1,6 @@
 #include "train/data_parallel.h"
 
+#include <chrono>
 #include <cmath>
 
 #include "math/gemm.h"
@@ -7,7 +8,18 @@
 
 namespace rnnsearch::train {
 
-DataParallel::DataParallel(model::RnnSearch& master, int threads) {
+namespace {
+
+const ProcessGroup& this_process_alone() {
+  static const ProcessGroup alone;
+  return alone;
+}
+
+}  // namespace
+
+DataParallel::DataParallel(model::RnnSearch& master, int threads) : DataParallel(master, threads, this_process_alone()) {}
+
+DataParallel::DataParallel(model::RnnSearch& master, int threads, const ProcessGroup& group) : group_(&group) {
   replicas_.push_back(&master);
   for (int k = 1; k < threads; ++k) {
     owned_.push_back(std::make_unique<model::RnnSearch>(master.config()));
@@ -50,7 +62,7 @@ void DataParallel::run(const std::function<void(model::RnnSearch&, int)>& work) 
 DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corpus,
                                                 const std::vector<std::size_t>& indices,
                                                 const model::LossOptions& options, std::uint64_t seed, long update) {
-  const auto parts = data::split_for_threads(corpus, indices, threads());
+  const auto parts = data::split_for_threads(corpus, indices, workers());
   std::size_t total_tokens = 0;
   for (const std::size_t i : indices) total_tokens += corpus.target[i].size() + 1;
   const float scale = 1.0f / static_cast<float>(total_tokens);
@@ -59,9 +71,10 @@ DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corp
   gradients_are_zero_ = false;
   run([&](model::RnnSearch& replica, int k) {
     if (zero_first) replica.parameters().zero_gradients();
-    if (static_cast<std::size_t>(k) >= parts.size()) return;
-    const data::Batch batch = data::make_batch(corpus, parts[static_cast<std::size_t>(k)]);
-    util::Rng rng((seed * 1000003ull + static_cast<std::uint64_t>(update)) * 64ull + static_cast<std::uint64_t>(k));
+    const auto part = static_cast<std::size_t>(worker(k));
+    if (part >= parts.size()) return;
+    const data::Batch batch = data::make_batch(corpus, parts[part]);
+    util::Rng rng((seed * 1000003ull + static_cast<std::uint64_t>(update)) * 64ull + part);
     sums[static_cast<std::size_t>(k)] = replica.loss(batch, options, scale, &rng);
   });
   Gradients result;
@@ -69,20 +82,33 @@ DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corp
     result.loss.loss += sum.loss;
     result.loss.tokens += sum.tokens;
   }
-  // Each thread sums its shard over the replicas and measures it; shards add up in order.
-  std::vector<double> squares(replicas_.size(), 0.0);
+  // Each thread sums its shard over the replicas.
   nn::ParameterRegistry& master = replicas_[0]->parameters();
+  const auto all = master.all();
   run([&](model::RnnSearch&, int k) {
     const auto [first, last] = shards_[static_cast<std::size_t>(k)];
-    const auto mine = master.all();
     for (std::size_t j = 1; j < replicas_.size(); ++j) {
       const auto theirs = replicas_[j]->parameters().all();
       for (std::size_t p = first; p < last; ++p) {
-        mine[p]->gradient += theirs[p]->gradient;
+        all[p]->gradient += theirs[p]->gradient;
         theirs[p]->gradient.setZero();  // while it is in cache: the next update starts from zero
       }
     }
-    squares[static_cast<std::size_t>(k)] = nn::squared_gradient_norm(master, first, last);
+  });
+  if (group_->size() > 1) {
+    const auto start = std::chrono::steady_clock::now();
+    for (nn::Parameter* parameter : all) group_->sum(parameter->gradient.data(), static_cast<std::size_t>(parameter->gradient.size()));
+    double loss[2] = {result.loss.loss, static_cast<double>(result.loss.tokens)};
+    group_->sum(loss, 2);
+    result.loss.loss = loss[0];
+    result.loss.tokens = static_cast<std::size_t>(loss[1]);
+    result.sum_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  // Each thread measures its shard, one figure per parameter; they add up in registry order.
+  std::vector<double> squares(all.size(), 0.0);
+  run([&](model::RnnSearch&, int k) {
+    const auto [first, last] = shards_[static_cast<std::size_t>(k)];
+    for (std::size_t p = first; p < last; ++p) squares[p] = nn::squared_gradient_norm(master, p, p + 1);
   });
   double square_sum = 0.0;
   for (const double square : squares) square_sum += square;

@@ -6,7 +6,13 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <sstream>
+#include <string_view>
 #include <sys/stat.h>
+
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/utility.hpp>
+#include <boost/serialization/vector.hpp>
 
 #include "data/batch.h"
 #include "model/model_file.h"
@@ -17,6 +23,7 @@
 #include "train/validator.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace rnnsearch::train {
 
@@ -44,7 +51,8 @@ std::unique_ptr<nn::Optimizer> make_optimizer(const std::string& name) {
 // Everything one run holds; run() is the loop.
 class Trainer {
  public:
-  explicit Trainer(const TrainConfig& config) : config_(config), progress_(config.quiet, config.log_freq) {}
+  Trainer(const TrainConfig& config, const ProcessGroup& group)
+      : config_(config), group_(group), progress_(config.quiet || !group.is_root(), config.log_freq) {}
 
   TrainOutcome run();
 
@@ -53,15 +61,21 @@ class Trainer {
   void start_fresh();
   void create_model();
   void resume();
+  void share_vocabularies();
+  void share_training();
+  void check_same_corpus() const;
   void log_setup();
   float learning_rate() const;
   void one_update(const std::vector<std::size_t>& batch);
   void validate();
+  bool stop_agreed();
+  void check_same_parameters() const;
   void save();
   std::string limit_reached() const;
   void finish_model_file();
 
   const TrainConfig& config_;
+  const ProcessGroup& group_;
   Progress progress_;
   data::Vocabulary source_vocabulary_, target_vocabulary_;
   data::ParallelCorpus corpus_;
@@ -80,27 +94,150 @@ class Trainer {
   std::size_t batches_in_epoch_ = 0;
 };
 
+// Rank 0 starts or resumes and hands vocabularies, model, optimizer and state to the
+// others; every process reads the corpus and the validation set. A step that fails on
+// any process fails on all of them (ProcessGroup::together).
 void Trainer::set_up() {
-  if (config_.resume) {
-    resume();
-  } else {
-    start_fresh();
-  }
-  data::CorpusOptions options;  // the corpus is read before a new model is built: its errors come first
-  options.max_length = config_.max_length;
-  options.long_pairs = config_.long_pair_policy();
-  options.allow_unknown = config_.source_vocabulary.empty() || config_.allow_unknown ||
-                          config_.source_vocabulary_size > 0 || config_.target_vocabulary_size > 0;
-  options.alignment_path = config_.guided_alignment;
-  corpus_ = data::read_parallel_corpus(config_.train_source, config_.train_target, source_vocabulary_,
-                                       target_vocabulary_, options);
-  if (!model_) create_model();
-  if (config_.has_validation()) {
-    validator_ = std::make_unique<Validator>(config_.valid_source, config_.valid_target, source_vocabulary_,
-                                             target_vocabulary_, config_.max_length);
-  }
-  workers_ = std::make_unique<DataParallel>(*model_, config_.threads);
+  group_.together([&] {
+    if (!group_.is_root()) return;
+    if (config_.resume) {
+      resume();
+    } else {
+      start_fresh();
+    }
+  });
+  share_vocabularies();
+  group_.together([&] {
+    data::CorpusOptions options;  // the corpus is read before a new model is built: its errors come first
+    options.max_length = config_.max_length;
+    options.long_pairs = config_.long_pair_policy();
+    options.allow_unknown = config_.source_vocabulary.empty() || config_.allow_unknown ||
+                            config_.source_vocabulary_size > 0 || config_.target_vocabulary_size > 0;
+    options.alignment_path = config_.guided_alignment;
+    corpus_ = data::read_parallel_corpus(config_.train_source, config_.train_target, source_vocabulary_,
+                                         target_vocabulary_, options);
+    if (group_.is_root() && !model_) create_model();
+    if (config_.has_validation()) {
+      validator_ = std::make_unique<Validator>(config_.valid_source, config_.valid_target, source_vocabulary_,
+                                               target_vocabulary_, config_.max_length);
+    }
+  });
+  check_same_corpus();
+  share_training();
+  workers_ = std::make_unique<DataParallel>(*model_, config_.threads, group_);
   log_setup();
+}
+
+namespace {
+
+template <class T>
+std::string to_bytes(const T& value) {
+  std::ostringstream out;
+  {
+    boost::archive::binary_oarchive archive(out);
+    archive << value;
+  }
+  return out.str();
+}
+
+template <class T>
+void from_bytes(const std::string& bytes, T& value) {
+  std::istringstream in(bytes);
+  boost::archive::binary_iarchive archive(in);
+  archive >> value;
+}
+
+// What rank 0 sends the other processes besides the parameter and optimizer values.
+struct SharedTraining {
+  model::ModelConfig model;
+  TrainingState state;
+  long last_saved_update = -1;
+  long optimizer_steps = 0;
+  std::vector<std::int64_t> optimizer_shapes;  // rows, cols per state matrix
+
+  template <class Archive>
+  void serialize(Archive& archive, unsigned /*version*/) {
+    archive & model & state & last_saved_update & optimizer_steps & optimizer_shapes;
+  }
+};
+
+}  // namespace
+
+void Trainer::share_vocabularies() {
+  if (group_.size() == 1) return;
+  std::string bytes;
+  if (group_.is_root()) bytes = to_bytes(std::make_pair(source_vocabulary_.tokens(), target_vocabulary_.tokens()));
+  group_.broadcast(bytes);
+  if (group_.is_root()) return;
+  std::pair<std::vector<std::string>, std::vector<std::string>> tokens;
+  from_bytes(bytes, tokens);
+  source_vocabulary_ = data::Vocabulary(tokens.first);
+  target_vocabulary_ = data::Vocabulary(tokens.second);
+}
+
+// Every process must see the same pairs, or their global batches would differ.
+void Trainer::check_same_corpus() const {
+  if (group_.size() == 1) return;
+  std::uint64_t hash = corpus_.size();
+  for (const auto* side : {&corpus_.source, &corpus_.target}) {
+    for (const auto& sentence : *side) {
+      hash = hash * 0x100000001B3ull ^ util::hash_bytes(std::string_view(reinterpret_cast<const char*>(sentence.data()),
+                                                                         sentence.size() * sizeof(std::int32_t)));
+    }
+  }
+  const std::string mine = std::to_string(corpus_.size()) + " pairs, fingerprint " + std::to_string(hash);
+  const std::vector<std::string> all = group_.all_gather(mine);
+  for (std::size_t k = 1; k < all.size(); ++k) {
+    if (all[k] != all[0]) {
+      throw GroupFailure(config_.train_source, "rank " + std::to_string(k) + " read other training pairs (" + all[k] +
+                                                   ") than rank 0 (" + all[0] +
+                                                   "): every process needs the same files at the same paths");
+    }
+  }
+}
+
+// Rank 0's model (config and values), optimizer state and trainer state on every process.
+void Trainer::share_training() {
+  if (group_.size() == 1) return;
+  SharedTraining header;
+  std::string bytes;
+  if (group_.is_root()) {
+    header.model = model_->config();
+    header.state = state_;
+    header.last_saved_update = last_saved_update_;
+    header.optimizer_steps = optimizer_->steps();
+    for (const math::Matrix* m : optimizer_->state()) {
+      header.optimizer_shapes.push_back(m->rows());
+      header.optimizer_shapes.push_back(m->cols());
+    }
+    bytes = to_bytes(header);
+  }
+  group_.broadcast(bytes);
+  if (!group_.is_root()) {
+    from_bytes(bytes, header);
+    model_ = std::make_unique<model::RnnSearch>(header.model);
+    state_ = header.state;
+    last_saved_update_ = header.last_saved_update;
+    optimizer_ = make_optimizer(config_.optimizer);
+    optimizer_->set_steps(header.optimizer_steps);
+    if (!header.optimizer_shapes.empty()) optimizer_->allocate_state(model_->parameters());
+  }
+  for (nn::Parameter* parameter : model_->parameters().all()) {
+    group_.broadcast(parameter->value.data(), static_cast<std::size_t>(parameter->value.size()));
+  }
+  const auto matrices = optimizer_->state();
+  group_.together([&] {
+    if (matrices.size() * 2 != header.optimizer_shapes.size()) {
+      throw util::Error("optimizer state of " + std::to_string(matrices.size()) + " matrices, rank 0 has " +
+                        std::to_string(header.optimizer_shapes.size() / 2));
+    }
+    for (std::size_t i = 0; i < matrices.size(); ++i) {
+      if (matrices[i]->rows() != header.optimizer_shapes[2 * i] || matrices[i]->cols() != header.optimizer_shapes[2 * i + 1]) {
+        throw util::Error("optimizer state matrix " + std::to_string(i) + " differs in shape from rank 0's");
+      }
+    }
+  });
+  for (math::Matrix* m : matrices) group_.broadcast(m->data(), static_cast<std::size_t>(m->size()));
 }
 
 void Trainer::start_fresh() {
@@ -165,7 +302,15 @@ void Trainer::log_setup() {
   }
   progress_.message("model: " + model_->config().summary() + ", " +
                     std::to_string(model_->parameters().scalar_count()) + " parameters; " +
-                    std::to_string(config_.threads) + " thread(s)");
+                    std::to_string(config_.threads) + " thread(s)" +
+                    (group_.size() > 1 ? " in each of " + std::to_string(group_.size()) + " processes" : ""));
+  if (group_.size() > 1) {
+    const std::vector<std::string> processes = group_.all_gather(group_.describe());
+    std::string line = "processes (MPI): each update's batch is cut into " + std::to_string(workers_->workers()) +
+                       " parts and the gradients summed over all; ";
+    for (std::size_t k = 0; k < processes.size(); ++k) line += (k ? ", " : "") + processes[k];
+    progress_.message(line);
+  }
   if (config_.resume) {
     progress_.message("resuming at update " + std::to_string(state_.update) + " (epoch " +
                       std::to_string(state_.epoch + 1) + ", batch " + std::to_string(state_.batch_in_epoch) + ")");
@@ -189,11 +334,12 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
   const DataParallel::Gradients gradients = workers_->gradients(corpus_, batch, options, config_.seed, state_.update);
   const nn::CrossEntropySum& sum = gradients.loss;
   const double norm = gradients.norm;
-  if (!std::isfinite(sum.loss) || !std::isfinite(norm)) {
+  if (!std::isfinite(sum.loss) || !std::isfinite(norm)) {  // sums over all processes: all of them stop here
+
     const std::string kept = last_saved_update_ < 0
                                  ? "nothing was saved"
                                  : "the files saved at update " + std::to_string(last_saved_update_) + " are kept";
-    throw util::Error("update " + std::to_string(state_.update + 1) + ": the " +
+    throw GroupFailure("update " + std::to_string(state_.update + 1) + ": the " +
                       (std::isfinite(sum.loss) ? std::string("gradient") : std::string("loss")) +
                       " is not finite; " + kept + " (try a lower --learning-rate" +
                       (config_.clip_norm > 0 ? std::string(" or --clip-norm") : std::string(", or --clip-norm 1")) + ")");
@@ -216,14 +362,16 @@ void Trainer::validate() {
   ValidationRecord record{state_.update, result.cross_entropy, result.bleu};
   state_.validations.push_back(record);
   const double score = config_.early_stopping_metric == "bleu" ? result.bleu : -result.cross_entropy;
-  const bool improved = score > state_.best_score;
+  const bool improved = score > state_.best_score;  // every process holds the same result
   if (improved) {
     state_.best_score = score;
     state_.best_update = state_.update;
     state_.stalled = 0;
     state_.stalled_since_decay = 0;
-    model::write_model_file(config_.best_model_path(), model::FileKind::kModel, *model_, source_vocabulary_,
-                            target_vocabulary_);
+    if (group_.is_root()) {
+      model::write_model_file(config_.best_model_path(), model::FileKind::kModel, *model_, source_vocabulary_,
+                              target_vocabulary_);
+    }
   } else {
     ++state_.stalled;
     ++state_.stalled_since_decay;
@@ -241,7 +389,7 @@ void Trainer::validate() {
     line += "; learning rate now " + fixed(config_.resolved_learning_rate() * state_.learning_rate_scale, 6);
   }
   progress_.message(line);
-  if (!config_.valid_translation_output.empty()) {
+  if (!config_.valid_translation_output.empty() && group_.is_root()) {
     // This validation's translations, and those of the best model so far beside them.
     for (const std::string& path : {config_.valid_translation_output, config_.valid_translation_output + ".best"}) {
       if (!improved && path != config_.valid_translation_output) continue;
@@ -252,8 +400,40 @@ void Trainer::validate() {
   }
 }
 
+// Whether any process was asked to stop (so all stop after the same update); and every
+// process takes rank 0's clock, so --max-minutes ends them after the same update too.
+bool Trainer::stop_agreed() {
+  if (group_.size() == 1) return stop_requested.load();
+  double values[2] = {stop_requested.load() ? 1.0 : 0.0, group_.is_root() ? state_.elapsed_seconds : 0.0};
+  group_.sum(values, 2);
+  state_.elapsed_seconds = values[1];
+  return values[0] > 0.0;
+}
+
+// The all-reduce gives every process the same sums, so their parameters stay equal; a
+// launcher mixing builds or machines that round differently would break that silently.
+void Trainer::check_same_parameters() const {
+  if (group_.size() == 1) return;
+  std::uint64_t hash = 0;
+  for (const nn::Parameter* parameter : model_->parameters().all()) {
+    hash = hash * 0x100000001B3ull ^ util::hash_bytes(std::string_view(reinterpret_cast<const char*>(parameter->value.data()),
+                                                                       static_cast<std::size_t>(parameter->value.size()) * sizeof(float)));
+  }
+  std::string root_hash = std::to_string(hash);
+  group_.broadcast(root_hash);
+  double differ = root_hash == std::to_string(hash) ? 0.0 : 1.0;
+  group_.sum(&differ, 1);
+  if (differ > 0.0) {
+    throw GroupFailure("update " + std::to_string(state_.update) + ": the parameters of " +
+                       std::to_string(static_cast<int>(differ)) + " process(es) differ from rank 0's; nothing saved "
+                       "(are all processes running the same build on machines that compute alike?)");
+  }
+}
+
 void Trainer::save() {
+  check_same_parameters();
   last_saved_update_ = state_.update;
+  if (!group_.is_root()) return;
   write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_);
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_);
 }
@@ -273,7 +453,7 @@ std::string Trainer::limit_reached() const {
 }
 
 void Trainer::finish_model_file() {
-  if (config_.final_model != "best" || !validator_ || state_.validations.empty()) return;
+  if (!group_.is_root() || config_.final_model != "best" || !validator_ || state_.validations.empty()) return;
   const model::LoadedModel best = model::read_model_file(config_.best_model_path());
   model::write_model_file(config_.model_path, model::FileKind::kModel, *best.model, best.source_vocabulary,
                           best.target_vocabulary);
@@ -312,7 +492,7 @@ TrainOutcome Trainer::run() {
       window_updates_ = 0;
     }
     if (validator_ && state_.update % config_.valid_freq == 0) validate();
-    if (stop_requested.load()) {
+    if (stop_agreed()) {
       save();
       progress_.message("stopped by a signal after update " + std::to_string(state_.update) + "; " +
                         config_.checkpoint_path() + " written, continue with --resume");
@@ -340,8 +520,13 @@ TrainOutcome Trainer::run() {
 void request_stop() { stop_requested.store(true); }
 
 TrainOutcome run_training(const TrainConfig& config) {
+  const ProcessGroup alone;
+  return run_training(config, alone);
+}
+
+TrainOutcome run_training(const TrainConfig& config, const ProcessGroup& group) {
   config.validate();
-  Trainer trainer(config);
+  Trainer trainer(config, group);
   return trainer.run();
 }
 

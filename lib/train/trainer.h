@@ -1,7 +1,8 @@
 #pragma once
 // The training loop of nmt-train: data, model, optimizer, schedule, validation, early
-// stopping, checkpoints and exact resume. Same config, seed and thread count give the
-// same bits, whether or not the run was interrupted and resumed in between.
+// stopping, checkpoints and exact resume. Same config, seed, thread and process count
+// give the same bits, whether or not the run was interrupted and resumed in between.
+#include "train/process_group.h"
 #include "train/train_config.h"
 #include "train/training_state.h"
 
@@ -17,6 +18,13 @@ struct TrainOutcome {
 // (naming file and line) and for a NaN or infinite loss (naming the update); files on
 // disk are then as the last successful save left them.
 TrainOutcome run_training(const TrainConfig& config);
+// The same across the processes of `group` (train/process_group.h), each running this
+// with the same config: rank 0 reads the checkpoint or builds the vocabularies and the
+// model, and gives them to the others; every process reads the corpus (and checks it is
+// the same as rank 0's) and computes the same global batches; rank 0 alone writes files
+// and progress. All processes stop after the same update, for a limit, early stopping or
+// a signal that any of them received. Failures met by all throw GroupFailure on each.
+TrainOutcome run_training(const TrainConfig& config, const ProcessGroup& group);
 
 // Asks a running run_training to save and return after the current update. Safe to call
 // from a signal handler.

@@ -3,6 +3,8 @@
 // (no dropout), and BLEU (sacreBLEU's 13a, through eval::Bleu) of greedy translations
 // with BPE undone against the validation targets with BPE undone. Every validation line
 // is translated, empty lines included, so the translations line up with the files.
+// Across processes the work is shared by the threads of all of them, and every process
+// ends with the same result (the translations gathered, the loss summed).
 #include <string>
 #include <vector>
 
