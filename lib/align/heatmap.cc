@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "util/error.h"
+#include "util/xml_escape.h"
 
 namespace rnnsearch::align {
 
@@ -12,20 +13,6 @@ namespace {
 constexpr int kCell = 22;        // pixels per cell
 constexpr int kCharWidth = 7;    // approximate width of a 12px character, for the label margins
 constexpr int kGap = 40;         // pixels between pairs
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::size_t longest(const std::vector<std::string>& labels) {
   std::size_t n = 0;
@@ -53,19 +40,19 @@ std::string attention_svg(const std::vector<HeatmapPair>& pairs) {
   char buffer[512];
   for (const auto& pair : pairs) {
     std::snprintf(buffer, sizeof(buffer), "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text>\n", y + 16,
-                  escape(pair.title).c_str());
+                  util::xml_escape(pair.title).c_str());
     body += buffer;
     const int grid_top = y + margin_top;
     for (std::size_t i = 0; i < pair.source.size(); ++i) {
       const int x = margin_left + static_cast<int>(i) * kCell + kCell / 2 + 4;
       std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" transform=\"rotate(-60 %d %d)\">%s</text>\n", x,
-                    grid_top - 4, x, grid_top - 4, escape(pair.source[i]).c_str());
+                    grid_top - 4, x, grid_top - 4, util::xml_escape(pair.source[i]).c_str());
       body += buffer;
     }
     for (std::size_t j = 0; j < pair.target.size(); ++j) {
       const int cell_y = grid_top + static_cast<int>(j) * kCell;
       std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", margin_left - 4,
-                    cell_y + kCell - 6, escape(pair.target[j]).c_str());
+                    cell_y + kCell - 6, util::xml_escape(pair.target[j]).c_str());
       body += buffer;
       for (std::size_t i = 0; i < pair.source.size(); ++i) {
         const float w = std::clamp(pair.weights(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i)), 0.0f, 1.0f);
