@@ -13,7 +13,8 @@ using math::Transpose;
 
 AdditiveAttention::AdditiveAttention(ParameterRegistry& parameters, const std::string& name, int annotation_dim,
                                      int query_dim, int attention_dim)
-    : keys_weight_(parameters.add(name + ".U", annotation_dim, attention_dim)),
+    : Attention(annotation_dim, query_dim),
+      keys_weight_(parameters.add(name + ".U", annotation_dim, attention_dim)),
       query_weight_(parameters.add(name + ".W", query_dim, attention_dim)),
       bias_(parameters.add(name + ".b", 1, attention_dim)),
       score_weight_(parameters.add(name + ".v", attention_dim, 1)) {}

@@ -17,43 +17,31 @@
 #include <vector>
 
 #include "math/types.h"
+#include "nn/attention.h"
 #include "nn/parameters.h"
 
 namespace rnnsearch::nn {
 
-class AdditiveAttention {
+class AdditiveAttention : public Attention {
  public:
-  // What step_backward needs, filled by step. Buffers are reused from step to step, so
-  // keeping one cache per decoder step allocates only on the first batch of a new shape.
-  struct StepCache {
-    const math::Matrix* annotations = nullptr;  // H: [(S*B) x 2n]; must outlive the cache
-    math::Matrix query;                          // s: [B x m]
-    math::Matrix hidden;                         // tanh(q_b + K_{j,b}): [(S*B) x A], 0 at padding
-    math::Matrix weights;                        // alpha: [B x S]
-    std::vector<int> span;                       // per sentence: last real position + 1
-    // Scratch reused by step and step_backward.
-    math::Matrix projected_query;                // q: [B x A]
-    mutable math::Matrix d_score_weight;         // step_backward scratch: dv as a row [1 x A]
-    mutable math::Matrix scores_bs;              // e: [B x S] in step; d_e: [B x S] in step_backward
-    mutable math::Matrix d_weights;              // d_alpha: [B x S]
-    mutable math::Matrix d_projected_query;      // d_q: [B x A]
-    mutable math::Matrix d_pre;                  // d_pre of one row: [1 x A]
-  };
+  using StepCache = Attention::StepCache;  // fills annotations, query, hidden, weights, span
 
   // Registers "<name>.U" [2n x A], "<name>.W" [m x A], "<name>.b" [1 x A], "<name>.v" [A x 1].
   AdditiveAttention(ParameterRegistry& parameters, const std::string& name, int annotation_dim, int query_dim,
                     int attention_dim);
 
   // keys: [(S*B) x A] (resized) = annotations: [(S*B) x 2n] U_a, one GEMM per batch.
-  void precompute_keys(const math::Matrix& annotations, math::Matrix& keys) const;
+  void precompute_keys(const math::Matrix& annotations, math::Matrix& keys) const override;
   // dU_a += H^T dK (one GEMM); d_annotations: [(S*B) x 2n] += dK U_a^T.
-  void keys_backward(const math::Matrix& annotations, const math::Matrix& d_keys, math::Matrix& d_annotations) const;
+  void keys_backward(const math::Matrix& annotations, const math::Matrix& d_keys,
+                     math::Matrix& d_annotations) const override;
 
   // One decoder step. query: [B x m], annotations: [(S*B) x 2n], keys: [(S*B) x A] from
   // precompute_keys, source_mask: [S x B]. context: [B x 2n] and weights: [B x S] are
   // resized. Throws util::Error naming the parameter and both shapes when a shape is wrong.
   void step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
-            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context, math::Matrix& weights) const;
+            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
+            math::Matrix& weights) const override;
   // Adds parameter gradients (except U_a's, see keys_backward) and input gradients:
   // d_query: [B x m], d_annotations: [(S*B) x 2n], d_keys: [(S*B) x A], all already shaped.
   // d_context: [B x 2n]; d_weights: [B x S] or null when nothing depends on the weights.
@@ -62,12 +50,13 @@ class AdditiveAttention {
   // (d_q: [B x A]) of every step and passes them all to query_weights_backward.
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                      math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,
-                     WeightGradients weights = WeightGradients::kNow) const;
+                     WeightGradients weights = WeightGradients::kNow) const override;
   // dW_a += queries^T d_q,  db_a += sum_rows(d_q): queries [N x m], d_q [N x A] (row strides m and A).
-  void query_weights_backward(const float* queries, const float* d_projected_queries, int rows) const;
+  void query_weights_backward(const float* queries, const float* d_projected_queries, int rows) const override;
 
-  int annotation_dim() const { return static_cast<int>(keys_weight_.value.rows()); }
-  int query_dim() const { return static_cast<int>(query_weight_.value.rows()); }
+  AttentionForm form() const override { return AttentionForm::kAdditive; }
+  int key_dim() const override { return attention_dim(); }
+  int deferred_dim() const override { return attention_dim(); }
   int attention_dim() const { return static_cast<int>(keys_weight_.value.cols()); }
 
  private:

@@ -1,0 +1,175 @@
+#include "nn/multiplicative_attention.h"
+
+#include <algorithm>
+
+#include "math/gemm.h"
+#include "math/shape_check.h"
+#include "math/softmax.h"
+#include "util/error.h"
+
+namespace rnnsearch::nn {
+
+using math::check_shape;
+using math::Transpose;
+
+namespace {
+
+// out: [rows x k] (resized), out_r = sum over columns c = r (mod k) of x_c.
+void fold_columns(const math::Matrix& x, Eigen::Index k, math::Matrix& out) {
+  out.setZero(x.rows(), k);
+  for (Eigen::Index start = 0; start < x.cols(); start += k) {
+    const Eigen::Index width = std::min(k, x.cols() - start);
+    out.leftCols(width) += x.middleCols(start, width);
+  }
+}
+
+// d_x += the gradient of fold_columns: column c of d_x gets column c mod k of d_out.
+void unfold_columns_add(const math::Matrix& d_out, math::Matrix& d_x) {
+  const Eigen::Index k = d_out.cols();
+  for (Eigen::Index start = 0; start < d_x.cols(); start += k) {
+    const Eigen::Index width = std::min(k, d_x.cols() - start);
+    d_x.middleCols(start, width) += d_out.leftCols(width);
+  }
+}
+
+}  // namespace
+
+MultiplicativeAttention::MultiplicativeAttention(int annotation_dim, int query_dim, std::string label)
+    : Attention(annotation_dim, query_dim), label_(std::move(label)) {}
+
+void MultiplicativeAttention::step(const math::Matrix& query, const math::Matrix& annotations,
+                                   const math::Matrix& keys, const math::Matrix& source_mask, StepCache& cache,
+                                   math::Matrix& context, math::Matrix& weights) const {
+  const Eigen::Index S = source_mask.rows(), B = source_mask.cols();  // source_mask: [S x B]
+  const Eigen::Index D = annotation_dim(), K = key_dim();
+  check_shape(query, B, query_dim(), label_ + " query");
+  check_shape(annotations, S * B, D, label_ + " annotations");
+  check_shape(keys, S * B, K, label_ + " keys");
+
+  cache.annotations = &annotations;
+  cache.keys = &keys;
+  map_query(query, cache.projected_query);  // q: [B x k]
+
+  // e_bj = q_b . K_{j,b} at real positions; padded keys are never read.
+  cache.span.assign(static_cast<std::size_t>(B), 0);
+  cache.scores_bs.resize(B, S);  // e: [B x S]
+  for (Eigen::Index j = 0; j < S; ++j) {
+    for (Eigen::Index b = 0; b < B; ++b) {
+      if (source_mask(j, b) != 0.0f) {
+        cache.scores_bs(b, j) = cache.projected_query.row(b).dot(keys.row(j * B + b));
+        cache.span[static_cast<std::size_t>(b)] = static_cast<int>(j + 1);
+      } else {
+        cache.scores_bs(b, j) = 0.0f;
+      }
+    }
+  }
+  math::masked_softmax(cache.scores_bs, source_mask, math::MaskLayout::kTransposed, cache.weights);
+  weights = cache.weights;  // alpha: [B x S]
+
+  context.setZero(B, D);  // c: [B x 2n]
+  for (Eigen::Index b = 0; b < B; ++b) {
+    const int span = cache.span[static_cast<std::size_t>(b)];
+    for (Eigen::Index j = 0; j < span; ++j) context.row(b) += cache.weights(b, j) * annotations.row(j * B + b);
+  }
+}
+
+void MultiplicativeAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,
+                                            const math::Matrix* d_weights, math::Matrix& d_query,
+                                            math::Matrix& d_annotations, math::Matrix& d_keys,
+                                            WeightGradients /*weights*/) const {
+  if (!cache.annotations || !cache.keys) throw util::Error(label_ + ": step_backward before step");
+  const math::Matrix& annotations = *cache.annotations;  // H: [(S*B) x 2n]
+  const math::Matrix& keys = *cache.keys;                // K: [(S*B) x k]
+  const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
+  const Eigen::Index D = annotation_dim(), K = key_dim();
+  check_shape(d_context, B, D, label_ + " gradient d_context");
+  if (d_weights) check_shape(*d_weights, B, S, label_ + " gradient d_weights");
+  check_shape(d_query, B, query_dim(), label_ + " gradient d_query");
+  check_shape(d_annotations, S * B, D, label_ + " gradient d_annotations");
+  check_shape(d_keys, S * B, K, label_ + " gradient d_keys");
+
+  // d_alpha_b = d_c_b H_b^T (+ d_weights);  dH_b += alpha_b^T d_c_b.
+  if (d_weights) {
+    cache.d_weights = *d_weights;  // d_alpha: [B x S]
+  } else {
+    cache.d_weights.setZero(B, S);
+  }
+  for (Eigen::Index b = 0; b < B; ++b) {
+    const int span = cache.span[static_cast<std::size_t>(b)];
+    for (Eigen::Index j = 0; j < span; ++j) {
+      const Eigen::Index r = j * B + b;
+      cache.d_weights(b, j) += d_context.row(b).dot(annotations.row(r));
+      d_annotations.row(r) += cache.weights(b, j) * d_context.row(b);
+    }
+  }
+
+  cache.scores_bs.setZero(B, S);  // d_e: [B x S]
+  math::masked_softmax_backward(cache.weights, cache.d_weights, cache.scores_bs);
+
+  // d_q_b = sum_j d_e_bj K_{j,b};  dK_{j,b} += d_e_bj q_b (d_e is exactly 0 at padding).
+  cache.d_projected_query.setZero(B, K);  // d_q: [B x k]
+  for (Eigen::Index b = 0; b < B; ++b) {
+    for (Eigen::Index j = 0; j < cache.span[static_cast<std::size_t>(b)]; ++j) {
+      const float g = cache.scores_bs(b, j);
+      if (g == 0.0f) continue;
+      const Eigen::Index r = j * B + b;
+      cache.d_projected_query.row(b) += g * keys.row(r);
+      d_keys.row(r) += g * cache.projected_query.row(b);
+    }
+  }
+  map_query_backward(cache.d_projected_query, d_query);
+}
+
+GeneralAttention::GeneralAttention(ParameterRegistry& parameters, const std::string& name, int annotation_dim,
+                                   int query_dim)
+    : MultiplicativeAttention(annotation_dim, query_dim, name + ".W"),
+      weight_(parameters.add(name + ".W", query_dim, annotation_dim)) {}
+
+void GeneralAttention::precompute_keys(const math::Matrix& annotations, math::Matrix& keys) const {
+  check_shape(annotations, annotations.rows(), annotation_dim(), label_ + " annotations");
+  keys.resize(annotations.rows(), query_dim());  // K: [(S*B) x m]
+  math::gemm(annotations, Transpose::kNo, weight_.value, Transpose::kYes, keys, 1.0f, 0.0f, weight_.name.c_str());
+}
+
+void GeneralAttention::keys_backward(const math::Matrix& annotations, const math::Matrix& d_keys,
+                                     math::Matrix& d_annotations) const {
+  check_shape(annotations, annotations.rows(), annotation_dim(), label_ + " annotations");
+  check_shape(d_keys, annotations.rows(), query_dim(), label_ + " gradient d_keys");
+  check_shape(d_annotations, annotations.rows(), annotation_dim(), label_ + " gradient d_annotations");
+  math::gemm(d_keys, Transpose::kYes, annotations, Transpose::kNo, weight_.gradient, 1.0f, 1.0f,
+             weight_.name.c_str());
+  math::gemm(d_keys, Transpose::kNo, weight_.value, Transpose::kNo, d_annotations, 1.0f, 1.0f, weight_.name.c_str());
+}
+
+void GeneralAttention::map_query(const math::Matrix& query, math::Matrix& projected) const { projected = query; }
+
+void GeneralAttention::map_query_backward(const math::Matrix& d_projected, math::Matrix& d_query) const {
+  d_query += d_projected;
+}
+
+DotAttention::DotAttention(const std::string& name, int annotation_dim, int query_dim)
+    : MultiplicativeAttention(annotation_dim, query_dim, name + " (dot)") {}
+
+int DotAttention::key_dim() const { return std::min(annotation_dim(), query_dim()); }
+
+void DotAttention::precompute_keys(const math::Matrix& annotations, math::Matrix& keys) const {
+  check_shape(annotations, annotations.rows(), annotation_dim(), label_ + " annotations");
+  fold_columns(annotations, key_dim(), keys);  // K: [(S*B) x k]
+}
+
+void DotAttention::keys_backward(const math::Matrix& annotations, const math::Matrix& d_keys,
+                                 math::Matrix& d_annotations) const {
+  check_shape(d_keys, annotations.rows(), key_dim(), label_ + " gradient d_keys");
+  check_shape(d_annotations, annotations.rows(), annotation_dim(), label_ + " gradient d_annotations");
+  unfold_columns_add(d_keys, d_annotations);
+}
+
+void DotAttention::map_query(const math::Matrix& query, math::Matrix& projected) const {
+  fold_columns(query, key_dim(), projected);  // q: [B x k]
+}
+
+void DotAttention::map_query_backward(const math::Matrix& d_projected, math::Matrix& d_query) const {
+  unfold_columns_add(d_projected, d_query);
+}
+
+}  // namespace rnnsearch::nn
