@@ -23,6 +23,10 @@ void ModelConfig::validate() const {
                            std::to_string(source_vocabulary) + " source and " + std::to_string(target_vocabulary) +
                            " target entries");
   }
+  if (attention_form != nn::AttentionForm::kAdditive && attention_form != nn::AttentionForm::kDot &&
+      attention_form != nn::AttentionForm::kGeneral && attention_form != nn::AttentionForm::kNone) {
+    throw util::UsageError("unknown attention form " + std::to_string(static_cast<int>(attention_form)));
+  }
   if (tied_embeddings && maxout != embedding) {
     throw util::UsageError("--tied-embeddings needs --dim-maxout equal to --dim-emb, got " + std::to_string(maxout) +
                            " and " + std::to_string(embedding));
@@ -31,9 +35,19 @@ void ModelConfig::validate() const {
 
 std::string ModelConfig::summary() const {
   return "emb " + std::to_string(embedding) + ", enc " + std::to_string(encoder_hidden) + "x2, dec " +
-         std::to_string(decoder_hidden) + ", att " + std::to_string(attention) + ", maxout " + std::to_string(maxout) +
+         std::to_string(decoder_hidden) + ", att " + nn::attention_form_name(attention_form) +
+         (attention_form == nn::AttentionForm::kAdditive ? " " + std::to_string(attention) : std::string()) +
+         ", maxout " + std::to_string(maxout) +
          (tied_embeddings ? " (tied)" : "") + ", vocab " + std::to_string(source_vocabulary) + "/" +
          std::to_string(target_vocabulary);
+}
+
+nn::AttentionForm parse_attention_form(const std::string& name) {
+  for (const auto form : {nn::AttentionForm::kAdditive, nn::AttentionForm::kDot, nn::AttentionForm::kGeneral,
+                          nn::AttentionForm::kNone}) {
+    if (name == nn::attention_form_name(form)) return form;
+  }
+  throw util::UsageError("--attention must be one of additive, dot, general, none, got '" + name + "'");
 }
 
 }  // namespace rnnsearch::model

@@ -1,6 +1,10 @@
 #pragma once
-// The sizes of an RNNsearch model: everything needed to rebuild its parameters.
+// The sizes and attention form of an RNNsearch model: everything needed to rebuild its
+// parameters.
+#include <boost/serialization/version.hpp>
 #include <string>
+
+#include "nn/attention.h"
 
 namespace rnnsearch::model {
 
@@ -10,20 +14,37 @@ struct ModelConfig {
   int embedding = 256;        // e: source and target word embeddings
   int encoder_hidden = 256;   // n: encoder GRU, per direction (annotations are 2n wide)
   int decoder_hidden = 512;   // m: decoder GRU
-  int attention = 512;        // A: additive attention's hidden layer
+  int attention = 512;        // A: additive attention's hidden layer (read by additive only)
   int maxout = 256;           // l: deep output after maxout (2l before)
   bool tied_embeddings = false;  // output layer reuses the target embeddings (needs l == e)
+  // How the decoder attends (nn/attention.h): additive (Bahdanau), general and dot
+  // (Luong), none (RNNencdec, a fixed context). Model files before format version 2 hold
+  // no form: they are additive.
+  nn::AttentionForm attention_form = nn::AttentionForm::kAdditive;
 
   // Throws util::UsageError naming the option, its range and the value received.
   void validate() const;
-  // "emb 256, enc 256x2, dec 512, att 512, maxout 256, vocab 5782/4388"
+  // "emb 256, enc 256x2, dec 512, att additive 512, maxout 256, vocab 5782/4388"
+  // (att general, att dot, att none: A is not used).
   std::string summary() const;
 
+  // Class version 1 adds attention_form; version 0 (format version 1 files) is additive.
   template <class Archive>
-  void serialize(Archive& archive, unsigned /*version*/) {
+  void serialize(Archive& archive, unsigned version) {
     archive & source_vocabulary & target_vocabulary & embedding & encoder_hidden & decoder_hidden & attention &
         maxout & tied_embeddings;
+    if (version >= 1) {
+      archive & attention_form;
+    } else {
+      attention_form = nn::AttentionForm::kAdditive;
+    }
   }
 };
 
+// "additive", "dot", "general", "none" (nmt-train --attention); throws util::UsageError
+// naming --attention and the allowed values otherwise.
+nn::AttentionForm parse_attention_form(const std::string& name);
+
 }  // namespace rnnsearch::model
+
+BOOST_CLASS_VERSION(rnnsearch::model::ModelConfig, 1)

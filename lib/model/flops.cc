@@ -10,12 +10,31 @@ FlopCount training_flops(const ModelConfig& c, const BatchShape& s) {
   FlopCount f;
   // Encoder, two directions: input projection (forward, dW, dx) and 3 + 6 recurrent products per step.
   f.encoder = 2 * (3 * 2 * SB * e * 3 * n + S * (6 + 12) * B * n * n);
-  // Keys (forward, dU, dH), s_0 (forward, dW, dM), and per step the query (forward, dW, ds);
-  // per step and real source position: the score against v (forward, dv) and the context
-  // (forward, d_alpha, dH), vector products.
+  // s_0 (forward, dW, dM), then by attention form. Per step and real source position, the
+  // vector products: the context (forward, d_alpha, dH) and the score.
   const double positions = static_cast<double>(s.real_source_tokens);
-  f.attention = 3 * 2 * SB * D * A + 3 * 2 * B * D * m + T * 3 * 2 * B * m * A;
-  f.attention_vectors = T * positions * (2 * 2 * A + 3 * 2 * D);
+  f.attention = 3 * 2 * B * D * m;
+  switch (c.attention_form) {
+    case nn::AttentionForm::kAdditive:
+      // Keys (forward, dU, dH), per step the query (forward, ds, and dW over all rows at
+      // once); the score against v (forward, dv).
+      f.attention += 3 * 2 * SB * D * A + T * 3 * 2 * B * m * A;
+      f.attention_vectors = T * positions * (2 * 2 * A + 3 * 2 * D);
+      break;
+    case nn::AttentionForm::kGeneral:
+      // Keys H W_a^T (forward, dW, dH); the score q . K (forward, d_q, dK), m wide.
+      f.attention += 3 * 2 * SB * D * m;
+      f.attention_vectors = T * positions * (3 * 2 * m + 3 * 2 * D);
+      break;
+    case nn::AttentionForm::kDot: {
+      // Folded keys and query (additions, left out); the score, min(m, 2n) wide.
+      const double k = m < D ? m : D;
+      f.attention_vectors = T * positions * (3 * 2 * k + 3 * 2 * D);
+      break;
+    }
+    case nn::AttentionForm::kNone:
+      break;  // the fixed context is copied, not multiplied
+  }
   // Decoder GRU: embedding half of the input projection over all rows (forward, dW, dY),
   // context half per step (forward, dC) plus its dW over all rows, recurrent products.
   f.decoder_recurrence = 3 * 2 * TB * e * G + (T - 1) * (2 * 2 * B * D * G + 18 * B * m * m) + 2 * TB * D * G;

@@ -2,8 +2,8 @@
 // The floating-point operations RnnSearch::loss performs in its matrix and vector
 // products for one batch (2 per multiply-add), forward and backward, counted from the
 // shapes the code multiplies. All go through math::gemm except the attention's
-// per-position vector products (scores against v and its gradient, the context sums and
-// theirs; 0.3% of the total in the benchmark configuration), counted apart.
+// per-position vector products (scores and their gradients, the context sums and theirs;
+// 0.3% of the total with additive attention in the benchmark configuration), counted apart.
 // Elementwise work (nonlinearities, softmax, masking) is left out: it is what makes the
 // achieved rate fall short of the SGEMM rate.
 #include <cstdint>

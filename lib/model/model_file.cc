@@ -165,4 +165,10 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
   return loaded;
 }
 
+void require_attention(const RnnSearch& model, const std::string& path, const std::string& need) {
+  if (!model.has_attention()) {
+    throw util::Error(path, "trained with --attention none, the model has no attention weights for " + need);
+  }
+}
+
 }  // namespace rnnsearch::model

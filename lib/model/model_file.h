@@ -6,6 +6,8 @@
 //            then, in a checkpoint, the trainer's state (written by the caller)
 // Reading refuses, with a message naming the file: another kind of file, a newer format
 // version, another float layout, a truncated file (size) and a corrupt one (hash).
+// Format versions: 1 (no attention form in the config: read as additive attention);
+// 2 adds ModelConfig::attention_form (the config's class version 1).
 // Writing goes through util::AtomicFileWriter: the old file stays until the new one is whole.
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
@@ -19,7 +21,7 @@
 
 namespace rnnsearch::model {
 
-constexpr std::uint32_t kModelFormatVersion = 1;
+constexpr std::uint32_t kModelFormatVersion = 2;
 
 enum class FileKind : std::uint32_t { kModel = 1, kCheckpoint = 2 };
 
@@ -38,5 +40,9 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
 // Reads a file of `kind` (a model file is also read from a checkpoint's model part).
 LoadedModel read_model_file(const std::string& path, FileKind kind = FileKind::kModel,
                             const ExtraReader& extra = {});
+
+// Throws util::Error naming `path` when `model` has no attention (--attention none):
+// "PATH: trained with --attention none, the model has no attention weights for NEED".
+void require_attention(const RnnSearch& model, const std::string& path, const std::string& need);
 
 }  // namespace rnnsearch::model

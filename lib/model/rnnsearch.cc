@@ -18,7 +18,7 @@ struct RnnSearch::Workspace {
   nn::BiEncoder::Cache encoder;
   math::Matrix source_dropout;  // [(S*B) x e]
   math::Matrix annotations;     // H: [(S*B) x 2n]
-  math::Matrix keys;            // K: [(S*B) x A]
+  math::Matrix keys;            // K: [(S*B) x key_dim], U_a h for additive
   math::Matrix mean;            // M: [B x 2n]
   math::Matrix initial_state;   // s_0: [B x m]
   // Decoder, teacher-forced over T steps.
@@ -28,7 +28,7 @@ struct RnnSearch::Workspace {
   math::Matrix states;          // S: [(T*B) x m], block i = s_{i-1}
   math::Matrix contexts;        // C: [(T*B) x 2n], block i = c_i
   math::Matrix reset_states;    // [(T*B) x m], block i = r_i . s_{i-1} of the decoder GRU
-  std::vector<nn::AdditiveAttention::StepCache> attention_steps;
+  std::vector<nn::Attention::StepCache> attention_steps;
   std::vector<nn::Gru::StepCache> gru_steps;
   math::Matrix query, context, weights;  // one step's [B x m], [B x 2n], [B x S]
   nn::DeepOutput::Cache deep;
@@ -43,12 +43,12 @@ struct RnnSearch::Workspace {
   // Backward.
   math::Matrix d_real_readout, d_readout, d_states, d_embedded, d_contexts, d_projected;
   math::Matrix d_annotations, d_keys, d_mean, d_initial_pre, d_context_step, d_query_step;
-  math::Matrix d_projected_queries;  // [(T*B) x A], block i = d_q of step i
+  math::Matrix d_projected_queries;  // [(T*B) x deferred_dim], block i = d_q of step i (additive: A)
   // Guided alignment.
   std::vector<char> guided_steps;    // T flags: step i has a target row with links
   math::Matrix d_weights_step;       // d_alpha of one step: [B x S]
   // Inference step.
-  nn::AdditiveAttention::StepCache step_attention;
+  nn::Attention::StepCache step_attention;
   nn::Gru::StepCache step_gru;
   nn::DeepOutput::Cache step_deep;
   math::Matrix step_embedded, step_input, step_projected, step_readout;
@@ -93,7 +93,8 @@ RnnSearch::RnnSearch(const ModelConfig& config)
       encoder_(parameters_, "encoder", config.source_vocabulary, config.embedding, config.encoder_hidden),
       init_(parameters_, "decoder.init", 2 * config.encoder_hidden, config.decoder_hidden),
       target_embedding_(parameters_, "decoder.embedding", config.target_vocabulary, config.embedding),
-      attention_(parameters_, "decoder.attention", 2 * config.encoder_hidden, config.decoder_hidden, config.attention),
+      attention_(nn::make_attention(config.attention_form, parameters_, "decoder.attention", 2 * config.encoder_hidden,
+                                    config.decoder_hidden, config.attention)),
       decoder_(parameters_, "decoder.gru", config.embedding + 2 * config.encoder_hidden, config.decoder_hidden),
       deep_output_(parameters_, "decoder.deep_output", config.decoder_hidden, config.embedding,
                    2 * config.encoder_hidden, config.maxout),
@@ -187,7 +188,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   // Encoder, attention keys, s_0.
   if (dropout) fill_dropout(w.source_dropout, static_cast<Eigen::Index>(S) * B, e, options.dropout, *dropout_rng);
   encoder_.forward(batch.source, batch.source_mask, w.encoder, w.annotations, dropout ? &w.source_dropout : nullptr);
-  attention_.precompute_keys(w.annotations, w.keys);
+  attention_->precompute_keys(w.annotations, w.keys);
   initial_state_forward(w.annotations, batch.source_mask, B, w.mean, w.initial_state);
 
   // Target embeddings and their half of the decoder input projection, for all steps at once.
@@ -213,7 +214,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   const float* context_weight = gru_weight.value.data() + static_cast<std::ptrdiff_t>(e) * G;  // rows e.. of W
   for (int i = 0; i < T; ++i) {
     w.query = w.states.middleRows(static_cast<Eigen::Index>(i) * B, B);
-    attention_.step(w.query, w.annotations, w.keys, batch.source_mask, w.attention_steps[i], w.context, w.weights);
+    attention_->step(w.query, w.annotations, w.keys, batch.source_mask, w.attention_steps[i], w.context, w.weights);
     w.contexts.middleRows(static_cast<Eigen::Index>(i) * B, B) = w.context;
     if (i + 1 == T) break;
     float* step_projected = w.projected.data() + static_cast<std::ptrdiff_t>(i) * B * G;
@@ -248,6 +249,9 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
 
   // Guided alignment: -sum_j g_ij log(alpha_ij + eps) over the target rows with links.
   const bool guided = options.guided_alignment_weight != 0.0f && batch.guide.size() > 0;
+  if (guided && !attention_->has_weights()) {
+    throw util::Error("guided alignment needs attention weights; a model with --attention none has none");
+  }
   if (guided) {
     math::check_shape(batch.guide, TB, S, "guided alignment (Batch::guide)");
     w.guided_steps.assign(static_cast<std::size_t>(T), 0);
@@ -284,7 +288,8 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   w.d_annotations.setZero(static_cast<Eigen::Index>(S) * B, D);
   w.d_keys.setZero(static_cast<Eigen::Index>(S) * B, w.keys.cols());
   w.d_query_step.resize(B, m);
-  w.d_projected_queries.resize(TB, w.keys.cols());
+  const int deferred = attention_->deferred_dim();  // width of each step's d_q (0: nothing deferred)
+  w.d_projected_queries.resize(TB, deferred);
   for (int i = T - 1; i >= 0; --i) {
     if (i + 1 < T) {
       float* d_step_projected = w.d_projected.data() + static_cast<std::ptrdiff_t>(i) * B * G;
@@ -310,16 +315,18 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
       }
       d_weights = &w.d_weights_step;
     }
-    attention_.step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
-                             w.d_keys, nn::WeightGradients::kDeferred);
-    w.d_projected_queries.middleRows(static_cast<Eigen::Index>(i) * B, B) = w.attention_steps[i].d_projected_query;
+    attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
+                              w.d_keys, nn::WeightGradients::kDeferred);
+    if (deferred > 0) {
+      w.d_projected_queries.middleRows(static_cast<Eigen::Index>(i) * B, B) = w.attention_steps[i].d_projected_query;
+    }
     w.d_states.middleRows(static_cast<Eigen::Index>(i) * B, B) += w.d_query_step;
   }
   // The per-step weight gradients, all steps at once: the GRU's U (steps 0..T-2; row
   // block i of the states is s_{i-1}, the state step i started from) and W_a, b_a.
   decoder_.recurrent_weights_backward(w.states.data(), w.reset_states.data(), w.d_projected.data(),
                                       (T - 1) * B);
-  attention_.query_weights_backward(w.states.data(), w.d_projected_queries.data(), static_cast<int>(TB));
+  if (deferred > 0) attention_->query_weights_backward(w.states.data(), w.d_projected_queries.data(), static_cast<int>(TB));
 
   // The decoder input projection's weights, over all steps at once.
   math::gemm_raw(Transpose::kYes, Transpose::kNo, e, G, static_cast<int>(TB), 1.0f, w.embedded.data(), e,
@@ -342,12 +349,13 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
       if (batch.source_mask(j, b) != 0.0f) w.d_annotations.row(j * B + b) += w.d_mean.row(b) / lengths(b);
     }
   }
-  attention_.keys_backward(w.annotations, w.d_keys, w.d_annotations);
+  attention_->keys_backward(w.annotations, w.d_keys, w.d_annotations);
   encoder_.backward(w.encoder, w.d_annotations);
   return result;
 }
 
 std::vector<math::Matrix> RnnSearch::forced_attention(const data::Batch& batch) {
+  if (!has_attention()) throw util::Error("the model has no attention (--attention none): nothing to align with");
   loss(batch, LossOptions{}, 0.0f);  // fills the attention caches of every step
   const int B = batch.sentences;
   std::vector<math::Matrix> out(static_cast<std::size_t>(B));
@@ -367,7 +375,7 @@ void RnnSearch::encode(const std::vector<std::int32_t>& source, const math::Matr
   out.source_length = static_cast<int>(source_mask.rows());
   out.source_mask = source_mask;
   encoder_.forward(source, source_mask, work_->encoder, out.annotations);
-  attention_.precompute_keys(out.annotations, out.keys);
+  attention_->precompute_keys(out.annotations, out.keys);
   initial_state_forward(out.annotations, source_mask, B, work_->mean, out.initial_state);
 }
 
@@ -402,7 +410,7 @@ void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std
   }
   math::check_shape(state, B, config_.decoder_hidden, "decoder_step state");
   target_embedding_.forward(previous, w.step_embedded);  // [B x e]
-  attention_.step(state, encoded.annotations, encoded.keys, encoded.source_mask, w.step_attention, w.context, weights);
+  attention_->step(state, encoded.annotations, encoded.keys, encoded.source_mask, w.step_attention, w.context, weights);
   deep_output_.forward(state, w.step_embedded, w.context, w.step_deep, w.step_readout);
   output_forward(w.step_readout, log_probs);
   log_softmax_rows(log_probs);

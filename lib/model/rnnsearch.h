@@ -2,7 +2,8 @@
 // RNNsearch (Bahdanau, Cho and Bengio 2015, appendix A) composed from nn/ layers:
 //   h_j   = [fwd_j; bwd_j]                    BiEncoder over E_x x_j
 //   s_0   = tanh(mean_j(h_j) W_s + b_s)       masked mean over the real source positions
-//   c_i   = attention(s_{i-1}, h)             AdditiveAttention, keys h U_a once per batch
+//   c_i   = attention(s_{i-1}, h)             the config's nn::Attention form: additive (keys h U_a
+//                                             once per batch), general, dot or none (a fixed c)
 //   s_i   = GRU(s_{i-1}, [E_y y_{i-1}; c_i])
 //   t_i   = maxout_2(s_{i-1} U_o + E_y y_{i-1} V_o + c_i C_o + b_o)     DeepOutput
 //   p(y_i) = softmax(t_i W_out + b_out)       W_out = E_y^T with tied embeddings
@@ -23,7 +24,7 @@
 #include "data/batch.h"
 #include "math/types.h"
 #include "model/config.h"
-#include "nn/additive_attention.h"
+#include "nn/attention.h"
 #include "nn/bi_encoder.h"
 #include "nn/cross_entropy.h"
 #include "nn/deep_output.h"
@@ -54,7 +55,7 @@ struct LossOptions {
 struct EncoderOutput {
   int sentences = 0, source_length = 0;  // B, S
   math::Matrix annotations;              // h: [(S*B) x 2n]
-  math::Matrix keys;                     // h U_a: [(S*B) x A]
+  math::Matrix keys;                     // the attention's keys, h U_a for additive: [(S*B) x key_dim]
   math::Matrix source_mask;              // [S x B]
   math::Matrix initial_state;            // s_0: [B x m]
 };
@@ -71,6 +72,9 @@ class RnnSearch {
   RnnSearch& operator=(const RnnSearch&) = delete;
 
   const ModelConfig& config() const { return config_; }
+  // False for --attention none: the decoder has no alignment, and forced_attention and the
+  // weights of decoder_step (all zero) mean nothing.
+  bool has_attention() const { return attention_->has_weights(); }
   nn::ParameterRegistry& parameters() { return parameters_; }
   const nn::ParameterRegistry& parameters() const { return parameters_; }
   void initialize(Initialization init, util::Rng& rng);
@@ -88,7 +92,7 @@ class RnnSearch {
 
   // Teacher-forced attention of every pair of the batch (no dropout): out[b] is
   // [(target length + 1) x (source length + 1)], one row per target token and </s>, one
-  // column per source token and </s>.
+  // column per source token and </s>. Throws util::Error for a model without attention.
   std::vector<math::Matrix> forced_attention(const data::Batch& batch);
 
   // Inference interface (the decoder and aligner build on it).
@@ -112,7 +116,7 @@ class RnnSearch {
   nn::BiEncoder encoder_;
   nn::Linear init_;                  // W_s, b_s: [2n x m]
   nn::Embedding target_embedding_;   // E_y: [V_y x e]
-  nn::AdditiveAttention attention_;
+  std::unique_ptr<nn::Attention> attention_;
   nn::Gru decoder_;                  // input [e + 2n]: rows 0..e-1 read E_y y, rows e.. read c
   nn::DeepOutput deep_output_;
   nn::Parameter* output_weight_;     // W_out: [l x V_y], null with tied embeddings

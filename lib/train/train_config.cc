@@ -54,6 +54,9 @@ void TrainConfig::validate() const {
   if (!guided_alignment.empty() && !(guided_alignment_weight > 0 && std::isfinite(guided_alignment_weight))) {
     bad("guided-alignment-weight", "> 0 with --guided-alignment", std::to_string(guided_alignment_weight));
   }
+  if (!guided_alignment.empty() && model.attention_form == nn::AttentionForm::kNone) {
+    throw util::UsageError("--guided-alignment needs attention weights to guide; --attention none has none");
+  }
   if (max_epochs < 0) bad("max-epochs", ">= 0", std::to_string(max_epochs));
   if (max_updates < 0) bad("max-updates", ">= 0", std::to_string(max_updates));
   if (max_minutes < 0) bad("max-minutes", ">= 0", std::to_string(max_minutes));

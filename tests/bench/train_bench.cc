@@ -5,7 +5,7 @@
 // on the same threads (each thread multiplying on its own, as training does).
 //
 //   build/bench/train_bench --src train.bpe.de --tgt train.bpe.en [--threads 2]
-//                           [--updates 150] [--warmup 20] [--load 0]
+//                           [--updates 150] [--warmup 20] [--load 0] [--attention additive]
 // Inputs: tokenized, BPE'd training text (scripts/bench-train.sh prepares it and runs the
 // PyTorch implementation beside this program).
 #include <algorithm>
@@ -40,6 +40,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 struct Options {
   std::string source, target;
+  std::string attention = nn::attention_form_name(model::ModelConfig{}.attention_form);  // nmt-train --attention
   int threads = 2, updates = 150, warmup = 20, load = 0, runs = 5;
 };
 
@@ -55,6 +56,7 @@ Options parse(int argc, char** argv) {
     else if (flag == "--warmup") o.warmup = std::atoi(value);
     else if (flag == "--load") o.load = std::atoi(value);
     else if (flag == "--runs") o.runs = std::atoi(value);
+    else if (flag == "--attention") o.attention = value;
   }
   return o;
 }
@@ -67,7 +69,7 @@ int main(int argc, char** argv) {
   util::keep_freed_memory_for_reuse();
   if (options.source.empty() || options.target.empty()) {
     std::fprintf(stderr, "usage: train_bench --src train.bpe.de --tgt train.bpe.en [--threads N] [--updates N] "
-                         "[--warmup N] [--load N] [--runs N]\n");
+                         "[--warmup N] [--load N] [--runs N] [--attention FORM]\n");
     return 2;
   }
   const auto source_vocabulary = data::Vocabulary::from_text_files({options.source});
@@ -78,6 +80,7 @@ int main(int argc, char** argv) {
   model::ModelConfig config;  // the defaults are the benchmark configuration
   config.source_vocabulary = static_cast<int>(source_vocabulary.size());
   config.target_vocabulary = static_cast<int>(target_vocabulary.size());
+  config.attention_form = model::parse_attention_form(options.attention);
   model::RnnSearch net(config);
   util::Rng rng(1234);
   net.initialize(model::Initialization::kXavier, rng);

@@ -1,7 +1,7 @@
 // The whole RNNsearch model: finite-difference gradients of the teacher-forced loss with
 // respect to every parameter (plain, tied embeddings, dropout with label smoothing, guided
-// alignment), the guided-alignment cost by hand, and the inference interface (encode +
-// decoder_step) agreeing with the training loss.
+// alignment, and each attention form), the guided-alignment cost by hand, and the
+// inference interface (encode + decoder_step) agreeing with the training loss.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -12,6 +12,7 @@
 #include "model/flops.h"
 #include "model/rnnsearch.h"
 #include "support/gradcheck.h"
+#include "util/error.h"
 
 using namespace rnnsearch;
 namespace rt = rnnsearch::testing;
@@ -21,8 +22,9 @@ namespace {
 constexpr double kModelTolerance = 3e-2;
 constexpr float kModelStep = 2e-3f;
 
-model::ModelConfig tiny_config(bool tied) {
+model::ModelConfig tiny_config(bool tied, nn::AttentionForm form = nn::AttentionForm::kAdditive) {
   model::ModelConfig config;
+  config.attention_form = form;
   config.source_vocabulary = 9;
   config.target_vocabulary = 8;
   config.embedding = 3;
@@ -55,8 +57,8 @@ data::ParallelCorpus tiny_aligned_corpus() {
 // of a tie (a kink, where no derivative exists). guided > 0: the guided-alignment weight,
 // on tiny_aligned_corpus.
 rt::GradientReport check_model(bool tied, float dropout, float smoothing, std::uint32_t seed = 17,
-                               float guided = 0.0f) {
-  model::RnnSearch net(tiny_config(tied));
+                               float guided = 0.0f, const model::ModelConfig* config = nullptr) {
+  model::RnnSearch net(config ? *config : tiny_config(tied));
   rt::randomize(net.parameters(), seed, 0.5f);
   const data::ParallelCorpus corpus = guided > 0.0f ? tiny_aligned_corpus() : tiny_corpus();
   const data::Batch batch = data::make_batch(corpus, {0, 1, 2});
@@ -103,6 +105,36 @@ bool same(const LossAndGradients& a, const LossAndGradients& b) {
   return true;
 }
 
+// encode + decoder_step, step by step, give the teacher-forced loss of RnnSearch::loss.
+void check_decoder_steps(nn::AttentionForm form) {
+  model::RnnSearch net(tiny_config(false, form));
+  rt::randomize(net.parameters(), 23, 0.5f);
+  const data::ParallelCorpus corpus = tiny_corpus();
+  const data::Batch batch = data::make_batch(corpus, {0, 1, 2});
+  const double teacher_forced = net.loss(batch, {}, 0.0f).loss;
+
+  model::EncoderOutput encoded;
+  net.encode(batch.source, batch.source_mask, encoded);
+  math::Matrix state = encoded.initial_state, next, log_probs, weights;
+  double stepwise = 0.0;
+  const int B = batch.sentences;
+  for (int t = 0; t < batch.target_length; ++t) {
+    const std::vector<std::int32_t> previous(batch.target_input.begin() + t * B, batch.target_input.begin() + (t + 1) * B);
+    net.decoder_step(encoded, previous, state, log_probs, next, weights);
+    for (int b = 0; b < B; ++b) {
+      if (batch.target_mask(t, b) == 0.0f) continue;
+      stepwise -= log_probs(b, batch.target_output[static_cast<std::size_t>(t * B + b)]);
+      // Attention weights are a distribution over the real source positions only (none: all zero).
+      BOOST_TEST(std::fabs(weights.row(b).sum() - (net.has_attention() ? 1.0f : 0.0f)) < 1e-5f);
+      for (int j = 0; j < batch.source_length; ++j) {
+        if (batch.source_mask(j, b) == 0.0f) BOOST_TEST(weights(b, j) == 0.0f);
+      }
+    }
+    state.swap(next);
+  }
+  BOOST_TEST(std::fabs(stepwise - teacher_forced) < 1e-4 * std::fabs(teacher_forced));
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(rnnsearch_model)
@@ -131,6 +163,60 @@ BOOST_AUTO_TEST_CASE(finite_difference_gradients_with_guided_alignment) {
   BOOST_TEST(report.worst_error < kModelTolerance, report.worst_place);
   const rt::GradientReport with_dropout = check_model(false, 0.3f, 0.1f, 17, 0.5f);
   BOOST_TEST(with_dropout.worst_error < kModelTolerance, with_dropout.worst_place);
+}
+
+// Every attention form: general (m 3, 2n 4), dot folded (m 3 < 2n 4) and plain (m = 2n
+// = 4), none; each also with dropout and label smoothing (seed 19: with 17, folded dot's
+// dropout run puts a maxout pair within a step of a tie).
+BOOST_AUTO_TEST_CASE(finite_difference_gradients_of_each_attention_form) {
+  struct Form {
+    nn::AttentionForm form;
+    int decoder;
+  };
+  for (const Form f : {Form{nn::AttentionForm::kGeneral, 3}, Form{nn::AttentionForm::kDot, 3},
+                       Form{nn::AttentionForm::kDot, 4}, Form{nn::AttentionForm::kNone, 3}}) {
+    model::ModelConfig config = tiny_config(false, f.form);
+    config.decoder_hidden = f.decoder;
+    const std::string what = std::string(nn::attention_form_name(f.form)) + ", dec " + std::to_string(f.decoder);
+    const rt::GradientReport report = check_model(false, 0.0f, 0.0f, 17, 0.0f, &config);
+    BOOST_TEST_MESSAGE(what << ", worst: " << report.worst_error << " at " << report.worst_place);
+    BOOST_TEST(report.checked > 150u, what);
+    BOOST_TEST(report.worst_error < kModelTolerance, what << ": " << report.worst_place);
+    const rt::GradientReport with_dropout = check_model(false, 0.3f, 0.1f, 19, 0.0f, &config);
+    BOOST_TEST(with_dropout.worst_error < kModelTolerance, what << " with dropout: " << with_dropout.worst_place);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(each_attention_form_has_its_parameters) {
+  const auto attention_parameters = [](nn::AttentionForm form) {
+    model::RnnSearch net(tiny_config(false, form));
+    std::string names;
+    for (const nn::Parameter* p : net.parameters().all()) {
+      if (p->name.rfind("decoder.attention.", 0) == 0) names += (names.empty() ? "" : " ") + p->name;
+    }
+    return names;
+  };
+  BOOST_TEST(attention_parameters(nn::AttentionForm::kAdditive) ==
+             "decoder.attention.U decoder.attention.W decoder.attention.b decoder.attention.v");
+  BOOST_TEST(attention_parameters(nn::AttentionForm::kGeneral) == "decoder.attention.W");
+  BOOST_TEST(attention_parameters(nn::AttentionForm::kDot) == "");
+  BOOST_TEST(attention_parameters(nn::AttentionForm::kNone) == "");
+  BOOST_TEST(tiny_config(false, nn::AttentionForm::kGeneral).summary() ==
+             "emb 3, enc 2x2, dec 3, att general, maxout 2, vocab 9/8");
+  BOOST_TEST(tiny_config(false).summary() == "emb 3, enc 2x2, dec 3, att additive 3, maxout 2, vocab 9/8");
+}
+
+BOOST_AUTO_TEST_CASE(a_model_without_attention_has_no_alignment) {
+  model::RnnSearch net(tiny_config(false, nn::AttentionForm::kNone));
+  rt::randomize(net.parameters(), 17, 0.5f);
+  BOOST_TEST(!net.has_attention());
+  BOOST_TEST(model::RnnSearch(tiny_config(false)).has_attention());
+  const data::Batch batch = data::make_batch(tiny_aligned_corpus(), {0, 1, 2});
+  BOOST_CHECK_THROW(net.forced_attention(batch), util::Error);
+  model::LossOptions guided;
+  guided.guided_alignment_weight = 1.0f;
+  BOOST_CHECK_THROW(net.loss(batch, guided, 1.0f), util::Error);
+  BOOST_TEST(std::isfinite(net.loss(batch, {}, 1.0f).loss));
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_guided_alignment_gradient_is_caught) {
@@ -196,47 +282,28 @@ BOOST_AUTO_TEST_CASE(a_wrong_gradient_scale_is_caught) {
 }
 
 BOOST_AUTO_TEST_CASE(decoder_steps_give_the_training_loss) {
-  model::RnnSearch net(tiny_config(false));
-  rt::randomize(net.parameters(), 23, 0.5f);
-  const data::ParallelCorpus corpus = tiny_corpus();
-  const data::Batch batch = data::make_batch(corpus, {0, 1, 2});
-  const double teacher_forced = net.loss(batch, {}, 0.0f).loss;
-
-  model::EncoderOutput encoded;
-  net.encode(batch.source, batch.source_mask, encoded);
-  math::Matrix state = encoded.initial_state, next, log_probs, weights;
-  double stepwise = 0.0;
-  const int B = batch.sentences;
-  for (int t = 0; t < batch.target_length; ++t) {
-    const std::vector<std::int32_t> previous(batch.target_input.begin() + t * B, batch.target_input.begin() + (t + 1) * B);
-    net.decoder_step(encoded, previous, state, log_probs, next, weights);
-    for (int b = 0; b < B; ++b) {
-      if (batch.target_mask(t, b) == 0.0f) continue;
-      stepwise -= log_probs(b, batch.target_output[static_cast<std::size_t>(t * B + b)]);
-      // Attention weights are a distribution over the real source positions only.
-      BOOST_TEST(std::fabs(weights.row(b).sum() - 1.0f) < 1e-5f);
-      for (int j = 0; j < batch.source_length; ++j) {
-        if (batch.source_mask(j, b) == 0.0f) BOOST_TEST(weights(b, j) == 0.0f);
-      }
-    }
-    state.swap(next);
+  for (const auto form : {nn::AttentionForm::kAdditive, nn::AttentionForm::kGeneral, nn::AttentionForm::kDot,
+                          nn::AttentionForm::kNone}) {
+    BOOST_TEST_CONTEXT(nn::attention_form_name(form)) { check_decoder_steps(form); }
   }
-  BOOST_TEST(std::fabs(stepwise - teacher_forced) < 1e-4 * std::fabs(teacher_forced));
 }
 
 BOOST_AUTO_TEST_CASE(flop_count_equals_what_the_products_multiply) {
   // The analytic count of model/flops.h against math::gemm's own tally, for a training
-  // step (forward and backward) on a padded batch.
-  model::ModelConfig config = tiny_config(false);
-  model::RnnSearch net(config);
-  rt::randomize(net.parameters(), 3, 0.5f);
-  const data::Batch batch = data::make_batch(tiny_corpus(), {0, 1, 2});
-  const double before = math::gemm_flops_done();
-  net.loss(batch, {}, 1.0f);
-  const double counted = math::gemm_flops_done() - before;
-  const model::BatchShape shape{batch.sentences, batch.source_length, batch.target_length,
-                                static_cast<long>(batch.target_tokens()), static_cast<long>(batch.source_mask.sum())};
-  BOOST_TEST(counted == model::training_flops(config, shape).matrix_products());
+  // step (forward and backward) on a padded batch, with each attention form.
+  for (const auto form : {nn::AttentionForm::kAdditive, nn::AttentionForm::kGeneral, nn::AttentionForm::kDot,
+                          nn::AttentionForm::kNone}) {
+    model::ModelConfig config = tiny_config(false, form);
+    model::RnnSearch net(config);
+    rt::randomize(net.parameters(), 3, 0.5f);
+    const data::Batch batch = data::make_batch(tiny_corpus(), {0, 1, 2});
+    const double before = math::gemm_flops_done();
+    net.loss(batch, {}, 1.0f);
+    const double counted = math::gemm_flops_done() - before;
+    const model::BatchShape shape{batch.sentences, batch.source_length, batch.target_length,
+                                  static_cast<long>(batch.target_tokens()), static_cast<long>(batch.source_mask.sum())};
+    BOOST_TEST(counted == model::training_flops(config, shape).matrix_products(), nn::attention_form_name(form));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
