@@ -81,6 +81,7 @@ int extract(const std::vector<std::string>& args) {
   if (cfg.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.batch_size));
   const auto [sources, targets] = read_pair(source, target);
   auto model = rnnsearch::model::read_model_file(model_path);
+  rnnsearch::model::require_attention(*model.model, model_path, "alignments");
   auto lines = rnnsearch::align::extract_alignments(*model.model, model.source_vocabulary, model.target_vocabulary,
                                                     sources, targets, cfg);
   if (invert) {
@@ -182,6 +183,7 @@ int heatmap(const std::vector<std::string>& args) {
     chosen_targets.push_back(targets[line - 1]);
   }
   auto model = rnnsearch::model::read_model_file(model_path);
+  rnnsearch::model::require_attention(*model.model, model_path, "a heatmap");
   const auto pairs = rnnsearch::align::attention_heatmaps(*model.model, model.source_vocabulary,
                                                           model.target_vocabulary, chosen_sources, chosen_targets, wanted);
   rnnsearch::util::AtomicFileWriter writer(output);

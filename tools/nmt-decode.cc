@@ -73,6 +73,8 @@ int run(int argc, char** argv) {
                                              std::to_string(models.front().target_vocabulary.size()) +
                                              "): an ensemble needs the same target vocabulary");
     }
+    if (!cfg.alignment.empty()) rnnsearch::model::require_attention(*models.back().model, path, "--alignment");
+    if (cfg.replace_unknown) rnnsearch::model::require_attention(*models.back().model, path, "--replace-unk");
   }
   const bool quiet = common.quiet;
   rnnsearch::search::translate_stream(models, cfg, input, output, [quiet](const std::string& warning) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "math/gemm_kernels.h"
+#include "model/config.h"
 #include "train/process_group.h"
 #include "train/trainer.h"
 #include "util/allocator.h"
@@ -41,6 +42,7 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> train_sets, valid_sets, vocabs;
   bool no_shuffle = false;
+  std::string attention = rnnsearch::nn::attention_form_name(cfg.model.attention_form);
   po::options_description files("Files");
   files.add_options()
       ("train-sets,t", po::value(&train_sets)->multitoken(), "training source and target files (required)")
@@ -66,7 +68,8 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       ("dim-emb", po::value(&cfg.model.embedding)->default_value(cfg.model.embedding), "word embedding size")
       ("dim-enc", po::value(&cfg.model.encoder_hidden)->default_value(cfg.model.encoder_hidden), "encoder GRU size per direction")
       ("dim-dec", po::value(&cfg.model.decoder_hidden)->default_value(cfg.model.decoder_hidden), "decoder GRU size")
-      ("dim-att", po::value(&cfg.model.attention)->default_value(cfg.model.attention), "attention hidden layer size")
+      ("dim-att", po::value(&cfg.model.attention)->default_value(cfg.model.attention), "attention hidden layer size (additive)")
+      ("attention", po::value(&attention)->default_value(attention), "attention form: additive (Bahdanau), general or dot (Luong), none (RNNencdec: one fixed context, no alignment)")
       ("dim-maxout", po::value(&cfg.model.maxout)->default_value(cfg.model.maxout), "deep output size after maxout")
       ("tied-embeddings", po::bool_switch(&cfg.model.tied_embeddings), "output layer shares the target embeddings (needs --dim-maxout = --dim-emb)")
       ("init", po::value(&cfg.init)->default_value(cfg.init), "initialization: xavier, paper")
@@ -110,6 +113,7 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
   take_pair(train_sets, "train-sets", cfg.train_source, cfg.train_target);
   take_pair(valid_sets, "valid-sets", cfg.valid_source, cfg.valid_target);
   take_pair(vocabs, "vocabs", cfg.source_vocabulary, cfg.target_vocabulary);
+  cfg.model.attention_form = rnnsearch::model::parse_attention_form(attention);
   cfg.batching.shuffle = !no_shuffle;
   cfg.threads = common.resolved_threads();
   cfg.quiet = common.quiet;

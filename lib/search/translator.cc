@@ -105,6 +105,11 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
   BeamOptions beam = config.beam;
   beam.attention = !config.alignment.empty() || config.replace_unknown;
+  for (const auto& m : models) {
+    if (beam.attention && !m.model->has_attention()) {
+      throw util::Error("--alignment and --replace-unk need attention weights; a model trained with --attention none has none");
+    }
+  }
   util::LineReader reader(input);
   util::AtomicFileWriter writer(output);
   const std::size_t window = static_cast<std::size_t>(std::max(1, config.beam.batch_size)) *

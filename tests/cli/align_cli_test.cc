@@ -1,6 +1,7 @@
 // nmt-align as users run it: attention alignments of a reversal model's pairs scored by
-// `nmt-align eval` against the mirrored gold links, symmetrization identical to atools on
-// the golden file, and errors naming file and line.
+// `nmt-align eval` against the mirrored gold links (additive, general and dot attention),
+// symmetrization identical to atools on the golden file, and errors naming file and line
+// (a model without attention among them).
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
@@ -21,12 +22,9 @@ double field(const std::string& report, const std::string& name) {
   return std::stod(report.substr(at + name.size() + 1));
 }
 
-}  // namespace
-
-BOOST_AUTO_TEST_SUITE(align_cli)
-
-BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_reach_low_aer) {
-  rt::ReversalModel m;
+// AER of nmt-align's hard alignments of 200 held-out reversals under `m`, scored by
+// nmt-align eval against the mirrored gold links.
+double reversal_aer(const rt::ReversalModel& m) {
   rnnsearch::util::Rng rng(77);
   std::ostringstream source, target, gold;
   for (int i = 0; i < 200; ++i) {
@@ -50,7 +48,41 @@ BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_reach_low_ae
   const auto scored = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", gold_file, "-a", out});
   BOOST_TEST_REQUIRE(scored.exit_code == 0, scored.err);
   BOOST_TEST_MESSAGE(scored.out);
-  BOOST_TEST(field(scored.out, "AER") <= 0.10);
+  return field(scored.out, "AER");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(align_cli)
+
+BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_reach_low_aer) {
+  rt::ReversalModel m;
+  BOOST_TEST(reversal_aer(m) <= 0.10);
+}
+
+BOOST_AUTO_TEST_CASE(multiplicative_attention_aligns_without_any_option) {
+  // The model file says which attention to use: general and dot align like additive.
+  for (const std::string form : {"general", "dot"}) {
+    rt::ReversalModel m(form);
+    BOOST_TEST(reversal_aer(m) <= 0.10, form);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_model_without_attention_is_refused_naming_the_file) {
+  rt::ReversalModel m("none");
+  const auto src = m.dir.write("s", "w1 w2 w3\n"), tgt = m.dir.write("t", "w3 w2 w1\n");
+  const std::string expected =
+      "nmt-align: " + m.model + ": trained with --attention none, the model has no attention weights for ";
+  const auto aligned = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt});
+  BOOST_TEST(aligned.exit_code == 1);
+  BOOST_TEST(aligned.out.empty());
+  BOOST_TEST(aligned.err == expected + "alignments\n");
+  const auto svg = (m.dir.path() / "a.svg").string();
+  const auto drawn =
+      rt::run_process({rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt, "-o", svg});
+  BOOST_TEST(drawn.exit_code == 1);
+  BOOST_TEST(drawn.err == expected + "a heatmap\n");
+  BOOST_TEST(!std::ifstream(svg).good());
 }
 
 BOOST_AUTO_TEST_CASE(subword_pieces_are_merged_to_words) {

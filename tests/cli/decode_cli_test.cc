@@ -1,6 +1,7 @@
 // nmt-decode as users run it: a model trained by nmt-train on a reversal task, one output
 // line per input line (empty lines kept), Moses n-best lines whose scores rank, hard
-// alignments, an answer while stdin stays open, and clear errors.
+// alignments, an answer while stdin stays open, every attention form through its model
+// file, and clear errors (alignments of a model without attention among them).
 #include <boost/test/unit_test.hpp>
 
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "model/model_file.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
@@ -137,6 +139,60 @@ BOOST_AUTO_TEST_CASE(an_ensemble_needs_one_target_vocabulary) {
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(r.err.find("nmt-decode: " + other + ": its target vocabulary") == 0u, r.err);
   BOOST_TEST(r.out.empty());
+}
+
+BOOST_AUTO_TEST_CASE(each_attention_form_trains_saves_loads_and_decodes) {
+  // nmt-train --attention F writes F into the model file; nmt-decode builds the model from
+  // the file with no option, and translates 50 held-out reversals.
+  rnnsearch::util::Rng rng(99);
+  std::string input, expected;
+  for (int i = 0; i < 50; ++i) {
+    const int length = 3 + static_cast<int>(rng.below(4));
+    std::vector<std::string> words;
+    for (int k = 0; k < length; ++k) words.push_back("w" + std::to_string(rng.below(10)));
+    for (int k = 0; k < length; ++k) input += (k ? " " : "") + words[static_cast<std::size_t>(k)];
+    for (int k = length - 1; k >= 0; --k) expected += (k != length - 1 ? " " : "") + words[static_cast<std::size_t>(k)];
+    input += '\n';
+    expected += '\n';
+  }
+  for (const std::string form : {"additive", "general", "dot", "none"}) {
+    BOOST_TEST_CONTEXT(form) {
+      rt::ReversalModel m(form);
+      BOOST_TEST(m.log.find(", att " + form) != std::string::npos, m.log);  // the log's "model:" line
+      const auto loaded = rnnsearch::model::read_model_file(m.model);
+      BOOST_TEST(rnnsearch::nn::attention_form_name(loaded.model->config().attention_form) == form);
+      const auto r = m.decode({}, input);
+      BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+      const auto got = lines_of(r.out), want = lines_of(expected);
+      BOOST_TEST_REQUIRE(got.size() == want.size());
+      std::size_t right = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) right += got[i] == want[i] ? 1 : 0;
+      BOOST_TEST_MESSAGE(form << ": " << right << " of 50 reversed exactly");
+      // With attention the task is solved; the fixed context of none gets most of these short ones.
+      BOOST_TEST(right >= (form == "none" ? 25u : 48u), right << " of 50");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_model_without_attention_refuses_alignment_and_replace_unk) {
+  rt::ReversalModel m("none");
+  const std::string prefix =
+      "nmt-decode: " + m.model + ": trained with --attention none, the model has no attention weights for ";
+  auto r = m.decode({"--alignment", "hard"}, "w1 w2 w3\n");
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.out.empty());
+  BOOST_TEST(r.err == prefix + "--alignment\n");
+  r = m.decode({"--replace-unk"}, "w1 w2 w3\n");
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err == prefix + "--replace-unk\n");
+  // In an ensemble too, whichever member lacks it.
+  rt::ReversalModel additive;
+  r = additive.decode({"-m", m.model, "--alignment", "soft"}, "w1 w2 w3\n");
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err == prefix + "--alignment\n");
+  // Without those options, it translates, alone or in an ensemble.
+  BOOST_TEST(m.decode({}, "w1 w2 w3\n").exit_code == 0);
+  BOOST_TEST(additive.decode({"-m", m.model}, "w1 w2 w3\n").exit_code == 0);
 }
 
 BOOST_AUTO_TEST_CASE(bad_models_and_options_are_clear_errors) {

@@ -290,6 +290,10 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_write_nothing) {
   check_usage_error(c.train({"--dropout", "1.5"}), "--dropout");
   check_usage_error(c.train({"--long-pairs", "drop"}), "--long-pairs");
   check_usage_error(c.train({"--max-updates", "0"}), "nothing would end training");
+  const auto luong = c.train({"--attention", "luong"});
+  check_usage_error(luong, "--attention must be one of additive, dot, general, none, got 'luong'");
+  const auto links = c.path("train.align");  // need not exist: refused before any file is read
+  check_usage_error(c.train({"--attention", "none", "--guided-alignment", links}), "--guided-alignment needs attention");
   const auto one_file = rt::run_process({rt::tool_path("nmt-train"), "-t", c.source, "-m", c.model, "--max-updates", "3"});
   check_usage_error(one_file, "--train-sets");
   const auto no_files = rt::run_process({rt::tool_path("nmt-train"), "-m", c.model, "--max-updates", "3"});

@@ -8,7 +8,7 @@
 
 namespace rnnsearch::testing {
 
-ReversalModel::ReversalModel() {
+ReversalModel::ReversalModel(const std::string& attention) {
   util::Rng rng(5);
   std::ostringstream source, target;
   for (int i = 0; i < 2000; ++i) {
@@ -22,10 +22,13 @@ ReversalModel::ReversalModel() {
   }
   const auto src = dir.write("train.src", source.str()), tgt = dir.write("train.tgt", target.str());
   model = (dir.path() / "model.bin").string();
-  const auto trained = run_process({tool_path("nmt-train"), "-t", src, tgt, "-m", model, "--dim-emb", "32", "--dim-enc",
-                                    "32", "--dim-dec", "64", "--dim-att", "32", "--dim-maxout", "32", "--mini-batch",
-                                    "32", "--dropout", "0", "-l", "0.003", "--max-updates", "400", "--quiet"});
+  std::vector<std::string> argv = {tool_path("nmt-train"), "-t", src, tgt, "-m", model, "--dim-emb", "32", "--dim-enc",
+                                   "32", "--dim-dec", "64", "--dim-att", "32", "--dim-maxout", "32", "--mini-batch",
+                                   "32", "--dropout", "0", "-l", "0.003", "--max-updates", "400", "--log-freq", "400"};
+  if (!attention.empty()) argv.insert(argv.end(), {"--attention", attention});
+  const auto trained = run_process(argv);
   BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
+  log = trained.err;
 }
 
 ProcessResult ReversalModel::decode(const std::vector<std::string>& options, const std::string& input) const {

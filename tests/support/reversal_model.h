@@ -1,7 +1,7 @@
 #pragma once
 // A small model trained by nmt-train (about a second) to reverse sentences of 3-6 words
 // over 10 words ("w0".."w9"), in a temporary directory, for tests of the tools that use
-// models (nmt-decode, nmt-align).
+// models (nmt-decode, nmt-align). The attention form is nmt-train's default unless named.
 #include <string>
 #include <vector>
 
@@ -14,7 +14,10 @@ struct ReversalModel {
   TempDir dir;
   std::string model;  // the model file
 
-  ReversalModel();  // trains it; a failed training fails the calling test
+  // Trains it (with --attention `attention` when not empty); a failed training fails the
+  // calling test. The training log is kept in `log`.
+  explicit ReversalModel(const std::string& attention = "");
+  std::string log;
   // nmt-decode -m model OPTIONS with `input` on stdin.
   ProcessResult decode(const std::vector<std::string>& options, const std::string& input) const;
 };
