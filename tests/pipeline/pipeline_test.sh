@@ -6,7 +6,8 @@
 #     the training time);
 #   - changing one variable reruns only the stages it affects;
 #   - each pipelines/ recipe, run as written, reproduces the pipeline's own results, and
-#     translate.sh answers a line while its input stays open (streaming).
+#     translate.sh answers a line while its input stays open (streaming);
+#   - the attention-variant target trains each form and writes the length table and chart.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR.
 set -euo pipefail
 src=${NMT_SOURCE_DIR:?}
@@ -88,4 +89,13 @@ grep -q "nmt-train\|nmt-decode" "$work/dry-run" && fail "HEATMAP_LINES would ret
 pipeline "$work/j1" -n pipeline BPE_MERGES=200 > "$work/dry-run"
 grep -q "nmt-bpe learn" "$work/dry-run" || fail "BPE_MERGES did not relearn BPE"
 grep -q "nmt-demo-corpus\|nmt-tokenize" "$work/dry-run" && fail "BPE_MERGES would regenerate or retokenize"
+echo "== the attention variants and BLEU by sentence length"
+pipeline "$work/j1" variants ATTENTIONS="additive none" VARIANT_OPTS="--mini-batch 32 --max-updates 40" \
+  "LENGTH_OPTS=--bucket-width 5 --max-length 15" > "$work/variants.out" 2>&1 || {
+  tail -30 "$work/variants.out"; fail "make variants"; }
+for expected in "source words" "0-5" "15+" "additive" "none" "all"; do
+  grep -qF -- "$expected" "$work/j1/variants/length.txt" || fail "length table lacks '$expected'"
+done
+[ "$(grep -c "<polyline" "$work/j1/variants/length.svg")" -ge 2 ] || fail "the length chart has no lines"
+grep -q "att none" "$work/j1/log/variant.none.log" || fail "the none variant's log does not name its attention"
 echo "all pipeline checks passed"
