@@ -88,7 +88,6 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
                                       math::Matrix& d_annotations, math::Matrix& d_keys,
                                       WeightGradients weights) const {
   if (!cache.annotations) throw util::Error(keys_weight_.name + ": step_backward before step");
-  const math::Matrix& annotations = *cache.annotations;  // H: [(S*B) x 2n]
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), A = attention_dim();
   check_shape(d_context, B, D, keys_weight_.name + " gradient d_context");
@@ -97,23 +96,7 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
   check_shape(d_annotations, S * B, D, keys_weight_.name + " gradient d_annotations");
   check_shape(d_keys, S * B, A, keys_weight_.name + " gradient d_keys");
 
-  // d_alpha_b = d_c_b H_b^T (+ d_weights);  dH_b += alpha_b^T d_c_b.
-  if (d_weights) {
-    cache.d_weights = *d_weights;  // d_alpha: [B x S]
-  } else {
-    cache.d_weights.setZero(B, S);
-  }
-  for (Eigen::Index b = 0; b < B; ++b) {
-    const int span = cache.span[static_cast<std::size_t>(b)];
-    for (Eigen::Index j = 0; j < span; ++j) {
-      const Eigen::Index r = j * B + b;
-      cache.d_weights(b, j) += d_context.row(b).dot(annotations.row(r));
-      d_annotations.row(r) += cache.weights(b, j) * d_context.row(b);
-    }
-  }
-
-  cache.scores_bs.setZero(B, S);  // d_e: [B x S]
-  math::masked_softmax_backward(cache.weights, cache.d_weights, cache.scores_bs);
+  context_backward(cache, d_context, d_weights, d_annotations);  // d_e into cache.scores_bs
 
   // d_pre = d_e v^T (1 - tanh^2) row by row; it is exactly 0 wherever d_e is (all padding).
   // dv += d_e_bj * hidden row, accumulated here with the row in cache.

@@ -94,6 +94,13 @@ class Attention {
  protected:
   Attention(int annotation_dim, int query_dim) : annotation_dim_(annotation_dim), query_dim_(query_dim) {}
 
+  // The start of every scoring form's step_backward, from cache.weights (alpha: [B x S]),
+  // cache.span and *cache.annotations: d_alpha_b = d_c_b H_b^T (+ d_weights) into
+  // cache.d_weights, dH_b += alpha_b^T d_c_b, then the masked softmax backward, d_e: [B x S],
+  // into cache.scores_bs (exactly 0 at padding).
+  static void context_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
+                               math::Matrix& d_annotations);
+
  private:
   int annotation_dim_;  // 2n
   int query_dim_;       // m

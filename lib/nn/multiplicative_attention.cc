@@ -78,7 +78,6 @@ void MultiplicativeAttention::step_backward(const StepCache& cache, const math::
                                             math::Matrix& d_annotations, math::Matrix& d_keys,
                                             WeightGradients /*weights*/) const {
   if (!cache.annotations || !cache.keys) throw util::Error(label_ + ": step_backward before step");
-  const math::Matrix& annotations = *cache.annotations;  // H: [(S*B) x 2n]
   const math::Matrix& keys = *cache.keys;                // K: [(S*B) x k]
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), K = key_dim();
@@ -88,23 +87,7 @@ void MultiplicativeAttention::step_backward(const StepCache& cache, const math::
   check_shape(d_annotations, S * B, D, label_ + " gradient d_annotations");
   check_shape(d_keys, S * B, K, label_ + " gradient d_keys");
 
-  // d_alpha_b = d_c_b H_b^T (+ d_weights);  dH_b += alpha_b^T d_c_b.
-  if (d_weights) {
-    cache.d_weights = *d_weights;  // d_alpha: [B x S]
-  } else {
-    cache.d_weights.setZero(B, S);
-  }
-  for (Eigen::Index b = 0; b < B; ++b) {
-    const int span = cache.span[static_cast<std::size_t>(b)];
-    for (Eigen::Index j = 0; j < span; ++j) {
-      const Eigen::Index r = j * B + b;
-      cache.d_weights(b, j) += d_context.row(b).dot(annotations.row(r));
-      d_annotations.row(r) += cache.weights(b, j) * d_context.row(b);
-    }
-  }
-
-  cache.scores_bs.setZero(B, S);  // d_e: [B x S]
-  math::masked_softmax_backward(cache.weights, cache.d_weights, cache.scores_bs);
+  context_backward(cache, d_context, d_weights, d_annotations);  // d_e into cache.scores_bs
 
   // d_q_b = sum_j d_e_bj K_{j,b};  dK_{j,b} += d_e_bj q_b (d_e is exactly 0 at padding).
   cache.d_projected_query.setZero(B, K);  // d_q: [B x k]
