@@ -32,6 +32,10 @@ int run(int argc, char** argv) {
       ("lowercase", po::bool_switch(&cfg.lowercase), "lowercase first (lowercase.perl)")
       ("normalize-punctuation", po::bool_switch(&cfg.normalize_punctuation),
        "normalize punctuation before tokenizing (normalize-punctuation.perl -l LANG)")
+      ("tokenized", po::bool_switch(&cfg.tokenized),
+       "the input is tokenized already: apply only --lowercase, --normalize-punctuation, --fold-accents")
+      ("fold-accents", po::bool_switch(&cfg.fold_accents),
+       "last, fold accents: Unicode NFKD with combining marks dropped (\"é\" -> \"e\")")
       ("nonbreaking-prefixes", po::value(&prefixes_file),
        "Moses-format nonbreaking prefix file instead of the built-in list for --language")
       ("input,i", po::value(&input)->default_value(input), "input file (- = stdin)")

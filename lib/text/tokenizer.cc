@@ -310,10 +310,10 @@ std::string Tokenizer::tokenize(std::string_view line) const {
   if (bad != std::string_view::npos) {
     throw util::Error("invalid UTF-8 at byte " + std::to_string(bad + 1));
   }
-  if (!options_.lowercase && !options_.normalize_punctuation) return tokenize_normalized(line);
   std::string text = options_.lowercase ? perl_lowercase(line) : std::string(line);
   if (options_.normalize_punctuation) text = normalize_punctuation(text, options_.language);
-  return tokenize_normalized(text);
+  if (!options_.tokenized) text = tokenize_normalized(text);
+  return options_.fold_accents ? fold_accents(text) : text;
 }
 
 std::string Tokenizer::tokenize_normalized(std::string_view line) const {

@@ -6,7 +6,9 @@
 // XML escaping. Hand-written scanners replace the script's regular expressions.
 //
 // The Multi30k preprocessing (lowercase.perl | normalize-punctuation.perl | tokenizer.perl)
-// is lowercase = normalize_punctuation = true, applied in that order.
+// is lowercase = normalize_punctuation = true, applied in that order. The word-alignment
+// preparation (Hansards, ../shared/data/hansards/README.md) tokenizes, then lowercases and
+// folds accents: a second pass with tokenized = lowercase = fold_accents = true.
 #include <string>
 #include <string_view>
 
@@ -20,6 +22,8 @@ struct TokenizerOptions {
   bool escape = true;                  // off = -no-escape
   bool lowercase = false;              // lowercase.perl first
   bool normalize_punctuation = false;  // normalize-punctuation.perl -l language next
+  bool tokenized = false;              // the text is tokenized already: normalize only
+  bool fold_accents = false;           // last: NFKD, combining marks dropped
 };
 
 class Tokenizer {

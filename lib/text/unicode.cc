@@ -1,7 +1,10 @@
 #include "text/unicode.h"
 
+#include <stdexcept>
+
 #include <unicode/uchar.h>
 #include <unicode/locid.h>
+#include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
 #include <unicode/ustring.h>
 
@@ -99,6 +102,27 @@ std::string perl_lowercase(std::string_view utf8) {
     } else {
       util::append_utf8(out, static_cast<char32_t>(u_tolower(static_cast<UChar32>(cp))));
     }
+  }
+  return out;
+}
+
+std::string fold_accents(std::string_view utf8) {
+  bool ascii = true;
+  for (const char c : utf8) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+  if (ascii) return std::string(utf8);
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfkd = icu::Normalizer2::getNFKDInstance(status);
+  if (U_FAILURE(status)) throw std::runtime_error(std::string("ICU NFKD: ") + u_errorName(status));
+  const icu::UnicodeString decomposed =
+      nfkd->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(utf8.data(), static_cast<int32_t>(utf8.size()))),
+                      status);
+  if (U_FAILURE(status)) throw std::runtime_error(std::string("ICU NFKD: ") + u_errorName(status));
+  std::string out;
+  out.reserve(utf8.size());
+  for (int32_t i = 0; i < decomposed.length();) {
+    const UChar32 cp = decomposed.char32At(i);
+    i += U16_LENGTH(cp);
+    if (u_getCombiningClass(cp) == 0) util::append_utf8(out, static_cast<char32_t>(cp));
   }
   return out;
 }

@@ -29,4 +29,9 @@ bool is_lowercase_letter(char32_t cp);  // \p{Ll}: general category Ll
 // capital sigma becomes σ, not ς), as Moses' lowercase.perl applies it.
 std::string perl_lowercase(std::string_view utf8);
 
+// Accent folding: compatibility decomposition (NFKD), then every combining mark (canonical
+// combining class not 0) dropped, as the usual Python recipe does it ("à" -> "a",
+// "ﬁ" -> "fi"). Used to give both sides of word-alignment data one spelling.
+std::string fold_accents(std::string_view utf8);
+
 }  // namespace rnnsearch::text

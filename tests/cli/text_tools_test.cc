@@ -1,6 +1,9 @@
 // nmt-tokenize and nmt-detokenize as users run them: the Moses goldens through the
 // command line (aliases included), the Multi30k preprocessing, threads, and bad input.
 #include <boost/test/unit_test.hpp>
+
+#include <iterator>
+#include <sstream>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -47,6 +50,30 @@ BOOST_AUTO_TEST_CASE(multi30k_preprocessing_is_reproduced) {
                      rt::gunzip_text(raw));
   BOOST_TEST(r.exit_code == 0);
   BOOST_TEST(r.out == rt::read_file(rt::shared_path("golden/moses/multi30k_tok/val.lc.norm.tok.de")));
+}
+
+// The word-alignment preparation: tokenized text only lowercased and accent-folded, its
+// tokens (and so the gold links' indices) unchanged; the Hansards gold French comes back
+// in the corpus' unaccented spelling.
+BOOST_AUTO_TEST_CASE(tokenized_text_is_lowercased_and_accent_folded_token_for_token) {
+  const auto r = run("nmt-tokenize", {"--tokenized", "--lowercase", "--fold-accents"},
+                     "\u00c9T\u00c9 \u00e0 l' \u00e9cole , na\u00efve \ufb01n\n\nd\u00e9j\u00e0 (vu)\n");
+  BOOST_TEST(r.exit_code == 0);
+  BOOST_TEST(r.out == "ete a l' ecole , naive fin\n\ndeja (vu)\n");
+  const std::string gold = rt::shared_path("data/hansards/wpt03/test.fr");
+  if (!rt::require_shared(gold)) return;
+  const std::string text = rt::read_file(gold);
+  const auto folded = run("nmt-tokenize", {"--tokenized", "--lowercase", "--fold-accents"}, text);
+  BOOST_TEST_REQUIRE(count_lines(folded.out) == count_lines(text));
+  std::istringstream before(text), after(folded.out);
+  std::size_t same_count = 0, lines = 0;
+  for (std::string a, b; std::getline(before, a) && std::getline(after, b); ++lines) {
+    std::istringstream x(a), y(b);
+    std::vector<std::string> wa{std::istream_iterator<std::string>(x), {}}, wb{std::istream_iterator<std::string>(y), {}};
+    same_count += wa.size() == wb.size() ? 1 : 0;
+  }
+  BOOST_TEST(same_count == lines);
+  BOOST_TEST(folded.out.find("\u00e9") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(detokenize_reproduces_detokenizer_perl_through_the_cli) {
