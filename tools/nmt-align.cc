@@ -6,12 +6,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 #include <vector>
 
 #include "align/aer.h"
 #include "align/extract.h"
+#include "align/gold_file.h"
 #include "align/heatmap.h"
+#include "align/ibm2.h"
+#include "align/soft_combine.h"
 #include "align/symmetrize.h"
+#include "align/word_attention.h"
 #include "math/gemm_kernels.h"
 #include "model/model_file.h"
 #include "util/atomic_file.h"
@@ -27,6 +32,8 @@ namespace {
 const char* const kUsage =
     "Usage: nmt-align -m MODEL -s SOURCE -t TARGET [--mode hard|threshold|soft] [-o FILE]\n"
     "       nmt-align symmetrize -i FORWARD -j REVERSE [-c HEURISTIC] [-o FILE]\n"
+    "       nmt-align combine -i FORWARD.soft -j REVERSE.soft [--threshold 0.5] [-o FILE]\n"
+    "       nmt-align ibm2 -s SOURCE -t TARGET [--reverse] [-o FILE]   (fast_align -d -o -v)\n"
     "       nmt-align eval -g GOLD -a ALIGNMENT\n"
     "       nmt-align heatmap -m MODEL -s SOURCE -t TARGET [--lines 1,5] [-o attention.svg]\n"
     "Alignments are Pharaoh 'i-j' pairs, source index first, 0-based, one line per sentence pair.\n";
@@ -39,26 +46,29 @@ void write_lines(const std::string& path, const std::vector<std::string>& lines)
   writer.commit();
 }
 
+// "A: has 1 line, but B has 2; the files must be line-aligned", the shorter file first.
+rnnsearch::util::Error line_count_error(const std::string& a, std::size_t a_lines, const std::string& b,
+                                        std::size_t b_lines, const std::string& unit = "line") {
+  const bool shorter_first = a_lines < b_lines;
+  const std::size_t fewer = std::min(a_lines, b_lines), more = std::max(a_lines, b_lines);
+  return rnnsearch::util::Error(shorter_first ? a : b, "has " + std::to_string(fewer) + " " + unit +
+                                                           (fewer == 1 ? "" : "s") + ", but " + (shorter_first ? b : a) +
+                                                           " has " + std::to_string(more) +
+                                                           "; the files must be line-aligned");
+}
+
 // Both files, checked to have the same number of lines.
 std::pair<std::vector<std::string>, std::vector<std::string>> read_pair(const std::string& a, const std::string& b) {
   auto first = rnnsearch::util::read_lines(a);
   auto second = rnnsearch::util::read_lines(b);
-  if (first.size() != second.size()) {
-    const bool shorter_first = first.size() < second.size();
-    const std::size_t fewer = std::min(first.size(), second.size());
-    throw rnnsearch::util::Error(shorter_first ? a : b,
-                                 "has " + std::to_string(fewer) + (fewer == 1 ? " line, but " : " lines, but ") +
-                                     (shorter_first ? b : a) + " has " +
-                                     std::to_string(std::max(first.size(), second.size())) +
-                                     "; the files must be line-aligned");
-  }
+  if (first.size() != second.size()) throw line_count_error(a, first.size(), b, second.size());
   return {std::move(first), std::move(second)};
 }
 
 int extract(const std::vector<std::string>& args) {
   rnnsearch::align::ExtractOptions cfg;
   rnnsearch::util::CommonOptions common;
-  std::string model_path, source, target, output = "-";
+  std::string model_path, source, target, output = "-", mode = "hard", step = "emit", merge = "pieces", eos = "ignore";
   bool invert = false;
   po::options_description options("nmt-align");
   options.add_options()
@@ -66,18 +76,31 @@ int extract(const std::vector<std::string>& args) {
       ("source,s", po::value(&source), "source sentences, BPE'd as in training (required)")
       ("target,t", po::value(&target), "target sentences, line-aligned with the source (required)")
       ("output,o", po::value(&output)->default_value(output), "alignments (- = stdout; a file is written atomically)")
-      ("mode", po::value(&cfg.mode)->default_value(cfg.mode), "hard, threshold or soft")
-      ("threshold", po::value(&cfg.threshold)->default_value(cfg.threshold, rnnsearch::util::shortest_number(cfg.threshold)), "attention weight a link needs in --mode threshold")
+      ("mode", po::value(&mode)->default_value(mode), "hard, threshold or soft")
+      ("threshold", po::value(&cfg.rules.threshold)->default_value(cfg.rules.threshold, rnnsearch::util::shortest_number(cfg.rules.threshold)),
+       "attention weight a link needs in --mode threshold")
+      ("step", po::value(&step)->default_value(step),
+       "the attention standing for target word i: emit (the step predicting it) or next (the step reading it)")
+      ("merge", po::value(&merge)->default_value(merge),
+       "pieces (link BPE pieces, then their words) or words (merge the weights to words first)")
+      ("eos", po::value(&eos)->default_value(eos),
+       "the source </s> column: ignore, renormalize (the words' weights to sum 1) or null (a word attending "
+       "most to </s> stays unaligned)")
       ("mini-batch", po::value(&cfg.batch_size)->default_value(cfg.batch_size), "sentence pairs force-decoded together")
       ("invert", po::bool_switch(&invert),
        "write links target index first (a reverse model's links in the forward direction's order)");
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
-  if (invert && cfg.mode == "soft") throw UsageError("--invert applies to links, not to --mode soft");
+  if (invert && mode == "soft") throw UsageError("--invert applies to links, not to --mode soft");
   if (model_path.empty() || source.empty() || target.empty()) throw UsageError("-m MODEL, -s SOURCE and -t TARGET are required");
-  if (cfg.mode != "hard" && cfg.mode != "threshold" && cfg.mode != "soft") {
-    throw UsageError("--mode must be hard, threshold or soft, got '" + cfg.mode + "'");
+  if (mode != "hard" && mode != "threshold" && mode != "soft") {
+    throw UsageError("--mode must be hard, threshold or soft, got '" + mode + "'");
   }
+  cfg.soft = mode == "soft";
+  cfg.rules.hard = mode == "hard";
+  cfg.rules.step = rnnsearch::align::parse_attention_step(step);
+  cfg.rules.merge_words = rnnsearch::align::parse_merge_words(merge);
+  cfg.rules.eos = rnnsearch::align::parse_eos_rule(eos);
   if (cfg.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.batch_size));
   const auto [sources, targets] = read_pair(source, target);
   auto model = rnnsearch::model::read_model_file(model_path);
@@ -121,21 +144,119 @@ int symmetrize(const std::vector<std::string>& args) {
   return rnnsearch::util::kExitOk;
 }
 
+int combine(const std::vector<std::string>& args) {
+  rnnsearch::util::CommonOptions common;
+  std::string forward, reverse, output = "-";
+  float threshold = 0.5f;
+  po::options_description options("nmt-align combine");
+  options.add_options()
+      ("input,i", po::value(&forward), "forward soft alignments (--mode soft of the source-to-target model) (required)")
+      ("reverse,j", po::value(&reverse), "reverse soft alignments (--mode soft of the target-to-source model) (required)")
+      ("threshold", po::value(&threshold)->default_value(threshold, rnnsearch::util::shortest_number(threshold)),
+       "link a word pair when the mean of its two weights reaches this")
+      ("output,o", po::value(&output)->default_value(output), "links, source index first (- = stdout)");
+  rnnsearch::util::add_common_options(options, common);
+  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
+  if (forward.empty() || reverse.empty()) throw UsageError("-i FORWARD and -j REVERSE are required");
+  const auto [a, b] = read_pair(forward, reverse);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    out.push_back(rnnsearch::align::format_pharaoh(rnnsearch::align::combine_soft(
+        rnnsearch::align::parse_soft_rows(a[i], forward, i + 1), rnnsearch::align::parse_soft_rows(b[i], reverse, i + 1),
+        threshold, reverse, i + 1)));
+  }
+  write_lines(output, out);
+  return rnnsearch::util::kExitOk;
+}
+
+// Lines of whitespace-separated words; an empty line is an error naming file and line.
+std::vector<std::vector<std::string>> words_of_lines(const std::vector<std::string>& lines, const std::string& path) {
+  std::vector<std::vector<std::string>> words;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::istringstream in(lines[i]);
+    words.emplace_back();
+    for (std::string word; in >> word;) words.back().push_back(word);
+    if (words.back().empty()) {
+      throw rnnsearch::util::Error(path, i + 1, "is empty: every pair needs words on both sides to be aligned");
+    }
+  }
+  return words;
+}
+
+int ibm2(const std::vector<std::string>& args) {
+  rnnsearch::util::CommonOptions common;
+  rnnsearch::align::Ibm2Options cfg;
+  std::string source, target, output = "-";
+  bool reverse = false, fixed_tension = false;
+  po::options_description options("nmt-align ibm2");
+  options.add_options()
+      ("source,s", po::value(&source), "source sentences, tokenized (required)")
+      ("target,t", po::value(&target), "target sentences, line-aligned with the source (required)")
+      ("output,o", po::value(&output)->default_value(output), "links, source index first (- = stdout)")
+      ("reverse,r", po::bool_switch(&reverse), "generate the source from the target (fast_align -r); links still source first")
+      ("iterations,I", po::value(&cfg.iterations)->default_value(cfg.iterations), "EM iterations, the last one only reads off the links")
+      ("p-null,p", po::value(&cfg.p_null)->default_value(cfg.p_null, "0.08"), "probability of aligning a word to NULL")
+      ("tension,T", po::value(&cfg.tension)->default_value(cfg.tension, "4"), "starting diagonal tension")
+      ("fixed-tension", po::bool_switch(&fixed_tension), "keep the tension instead of refitting it (fast_align without -o)")
+      ("alpha,a", po::value(&cfg.alpha)->default_value(cfg.alpha, "0.01"),
+       "Dirichlet prior on t(f|e), variational Bayes (0 = maximum likelihood, fast_align without -v)");
+  rnnsearch::util::add_common_options(options, common);
+  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
+  if (source.empty() || target.empty()) throw UsageError("-s SOURCE and -t TARGET are required");
+  if (cfg.iterations < 1) throw UsageError("--iterations must be at least 1, got " + std::to_string(cfg.iterations));
+  if (!(cfg.p_null > 0.0 && cfg.p_null < 1.0)) throw UsageError("--p-null must be between 0 and 1");
+  if (!(cfg.alpha >= 0.0)) throw UsageError("--alpha must be 0 or more");
+  cfg.optimize_tension = !fixed_tension;
+  const auto [source_lines, target_lines] = read_pair(source, target);
+  const auto source_words = words_of_lines(source_lines, source);
+  const auto target_words = words_of_lines(target_lines, target);
+  auto result = reverse ? rnnsearch::align::ibm2_align(target_words, source_words, cfg)
+                        : rnnsearch::align::ibm2_align(source_words, target_words, cfg);
+  std::vector<std::string> out;
+  for (auto& links : result.links) {
+    if (reverse) {
+      for (auto& link : links) std::swap(link.source, link.target);
+      std::sort(links.begin(), links.end());
+    }
+    out.push_back(rnnsearch::align::format_pharaoh(links));
+  }
+  if (!common.quiet) {
+    for (std::size_t k = 0; k < result.iterations.size(); ++k) {
+      std::fprintf(stderr, "nmt-align ibm2: iteration %zu: log-likelihood %.6g, tension %.6g\n", k + 1,
+                   result.iterations[k].log_likelihood, result.iterations[k].tension);
+    }
+  }
+  write_lines(output, out);
+  return rnnsearch::util::kExitOk;
+}
+
 int eval(const std::vector<std::string>& args) {
   rnnsearch::util::CommonOptions common;
   std::string gold, hypothesis;
   po::options_description options("nmt-align eval");
   options.add_options()
-      ("gold,g", po::value(&gold), "gold alignments: i-j sure links, i?j possible links (required)")
+      ("gold,g", po::value(&gold),
+       "gold alignments (required): Pharaoh lines with i-j sure and i?j possible links, or the shared-task "
+       "format 'SENT SRC_POS TGT_POS [S|P]', 1-based")
       ("alignment,a", po::value(&hypothesis), "alignments to score, line-aligned with the gold file (required)");
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (gold.empty() || hypothesis.empty()) throw UsageError("-g GOLD and -a ALIGNMENT are required");
-  const auto [g, h] = read_pair(gold, hypothesis);
-  rnnsearch::align::AlignmentScores scores;
-  for (std::size_t i = 0; i < g.size(); ++i) {
-    scores.add(rnnsearch::align::parse_pharaoh(h[i], hypothesis, i + 1), rnnsearch::align::parse_gold(g[i], gold, i + 1));
+  auto gold_file = rnnsearch::align::read_gold_file(gold);
+  const auto h = rnnsearch::util::read_lines(hypothesis);
+  auto& g = gold_file.sentences;
+  if (gold_file.shared_task_format && h.size() > g.size()) {
+    // Sentences after the last numbered one have no gold links, or the files do not match.
+    if (!common.quiet) {
+      std::cerr << "nmt-align: warning: " << gold << " numbers " << g.size() << " sentences, " << hypothesis
+                << " has " << h.size() << " lines: the last " << h.size() - g.size() << " have no gold links\n";
+    }
+    g.resize(h.size());
+  } else if (g.size() != h.size()) {
+    throw line_count_error(gold, g.size(), hypothesis, h.size(), gold_file.shared_task_format ? "sentence" : "line");
   }
+  rnnsearch::align::AlignmentScores scores;
+  for (std::size_t i = 0; i < g.size(); ++i) scores.add(rnnsearch::align::parse_pharaoh(h[i], hypothesis, i + 1), g[i]);
   std::printf("precision %.4f\nrecall %.4f\nAER %.4f\nlinks %zu, sure %zu, matching sure %zu, matching possible %zu\n",
               scores.precision(), scores.recall(), scores.aer(), scores.hypothesis_links, scores.sure_links,
               scores.sure_matches, scores.possible_matches);
@@ -196,6 +317,8 @@ int heatmap(const std::vector<std::string>& args) {
 int run(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "symmetrize") return symmetrize(std::vector<std::string>(argv + 2, argv + argc));
+  if (command == "ibm2") return ibm2(std::vector<std::string>(argv + 2, argv + argc));
+  if (command == "combine") return combine(std::vector<std::string>(argv + 2, argv + argc));
   if (command == "eval") return eval(std::vector<std::string>(argv + 2, argv + argc));
   if (command == "heatmap") return heatmap(std::vector<std::string>(argv + 2, argv + argc));
   return extract(std::vector<std::string>(argv + 1, argv + argc));

@@ -20,23 +20,14 @@ std::vector<std::string> split(const std::string& line) {
 }
 
 std::string soft_rows(const math::Matrix& weights, const std::vector<int>& source_words,
-                      const std::vector<int>& target_words) {
-  const int S = source_words.empty() ? 0 : source_words.back() + 1;
-  const int T = target_words.empty() ? 0 : target_words.back() + 1;
-  math::Matrix words = math::Matrix::Zero(T, S);
-  std::vector<int> pieces(static_cast<std::size_t>(T), 0);
-  for (std::size_t j = 0; j < target_words.size(); ++j) {
-    ++pieces[static_cast<std::size_t>(target_words[j])];
-    for (std::size_t i = 0; i < source_words.size(); ++i) {
-      words(target_words[j], source_words[i]) += weights(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i));
-    }
-  }
+                      const std::vector<int>& target_words, const WordAlignmentRules& rules) {
+  const math::Matrix words = words_only(unit_attention(weights, source_words, target_words, rules.step), rules.eos);
   std::string text;
-  for (int t = 0; t < T; ++t) {
+  for (Eigen::Index t = 0; t < words.rows(); ++t) {
     if (t) text += ' ';
-    for (int s = 0; s < S; ++s) {
+    for (Eigen::Index s = 0; s < words.cols(); ++s) {
       char number[32];
-      std::snprintf(number, sizeof(number), "%.4g", static_cast<double>(words(t, s)) / pieces[static_cast<std::size_t>(t)]);
+      std::snprintf(number, sizeof(number), "%.4g", static_cast<double>(words(t, s)));
       text += (s ? "," : "") + std::string(number);
     }
   }
@@ -73,27 +64,8 @@ std::vector<std::string> extract_alignments(model::RnnSearch& model, const data:
       const auto source_words = word_of_piece(source_pieces[i]);
       const auto target_words = word_of_piece(target_pieces[i]);
       const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
-      if (options.mode == "soft") {
-        out[i] = soft_rows(weights, source_words, target_words);
-        continue;
-      }
-      Alignment links;
-      const Eigen::Index S = static_cast<Eigen::Index>(source_words.size());
-      for (std::size_t j = 0; j < target_words.size(); ++j) {
-        const auto row = weights.row(static_cast<Eigen::Index>(j)).head(S);
-        if (options.mode == "hard") {
-          Eigen::Index best = 0;
-          row.maxCoeff(&best);
-          links.push_back({source_words[static_cast<std::size_t>(best)], target_words[j]});
-        } else {
-          for (Eigen::Index s = 0; s < S; ++s) {
-            if (row(s) >= options.threshold) links.push_back({source_words[static_cast<std::size_t>(s)], target_words[j]});
-          }
-        }
-      }
-      std::sort(links.begin(), links.end());
-      links.erase(std::unique(links.begin(), links.end()), links.end());
-      out[i] = format_pharaoh(links);
+      out[i] = options.soft ? soft_rows(weights, source_words, target_words, options.rules)
+                            : format_pharaoh(attention_links(weights, source_words, target_words, options.rules));
     }
   }
   return out;

@@ -1,25 +1,27 @@
 #pragma once
 // Alignments of given sentence pairs from a model's attention: each target is
 // force-decoded (teacher-forced) and its attention weights turned into links between
-// words. Subword pieces ("@@ " joins, as nmt-bpe writes them) are merged back to words,
-// so indices refer to the tokens of the text before BPE; a word pair is linked when any
-// of their pieces is. The source and target </s> are left out.
-//   hard:       each target piece to its most attended source piece
-//   threshold:  every piece pair with weight >= threshold
+// words under align::WordAlignmentRules (align/word_attention.h). Subword pieces ("@@ "
+// joins, as nmt-bpe writes them) are merged back to words, so indices refer to the tokens
+// of the text before BPE.
+//   hard:       each target unit to its most attended source unit
+//   threshold:  every unit pair with weight >= threshold
 //   soft:       per target word, the weights summed over each source word's pieces and
-//               averaged over the target word's pieces: rows joined by ' ', weights by ','
+//               averaged over the target word's pieces (rules.step and rules.eos apply):
+//               rows joined by ' ', weights by ','
 #include <string>
 #include <vector>
 
 #include "align/heatmap.h"
+#include "align/word_attention.h"
 #include "data/vocabulary.h"
 #include "model/rnnsearch.h"
 
 namespace rnnsearch::align {
 
 struct ExtractOptions {
-  std::string mode = "hard";  // hard, threshold, soft
-  float threshold = 0.3f;
+  bool soft = false;         // soft rows instead of links
+  WordAlignmentRules rules;  // hard or threshold, step, merge, eos
   int batch_size = 32;
 };
 

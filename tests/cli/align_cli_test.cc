@@ -168,4 +168,71 @@ BOOST_AUTO_TEST_CASE(bad_files_name_file_and_line) {
   BOOST_TEST(r.exit_code == 2);
 }
 
+BOOST_AUTO_TEST_CASE(eval_reads_the_shared_task_format_as_its_pharaoh_form) {
+  rt::TempDir dir;
+  const auto pharaoh = dir.write("gold.txt", "0-0 1-2 1?1\n\n0-1\n");
+  const auto task = dir.write("gold.wa", "0001 1 1 S\n0001 2 3 S\n0001 2 2 P\n0001 0 3 S\n0003 1 2 S\n");
+  const auto hyp = dir.write("hyp", "0-0 1-1 2-2\n0-0\n0-1\n");
+  const auto expected = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", pharaoh, "-a", hyp});
+  const auto r = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", task, "-a", hyp});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == expected.out);
+  // A hypothesis with lines after the last numbered sentence is scored with a warning.
+  const auto longer = dir.write("longer", "0-0 1-1 2-2\n0-0\n0-1\n1-1\n");
+  const auto warned = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", task, "-a", longer});
+  BOOST_TEST(warned.exit_code == 0);
+  BOOST_TEST(warned.err.find("numbers 3 sentences") != std::string::npos, warned.err);
+  const auto bad = dir.write("bad.wa", "0001 1 1 S\n0001 1 x S\n");
+  const auto error = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", bad, "-a", hyp});
+  BOOST_TEST(error.exit_code == 1);
+  BOOST_TEST(error.err.find(bad + ":2: expected 'SENT SRC_POS TGT_POS [S|P]'") != std::string::npos, error.err);
+}
+
+BOOST_AUTO_TEST_CASE(combine_links_where_the_two_soft_directions_agree) {
+  rt::TempDir dir;
+  // Forward rows: target words over source words; reverse rows: source words over target words.
+  const auto forward = dir.write("fwd", "0.9,0.1 0.35,0.65\n1\n");
+  const auto reverse = dir.write("rev", "0.8,0.2 0.5,0.5\n1\n");
+  auto r = rt::run_process({rt::tool_path("nmt-align"), "combine", "-i", forward, "-j", reverse, "--threshold", "0.29"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.out == "0-0 1-0 1-1\n0-0\n");
+  const auto wrong = dir.write("wrong", "0.8,0.2 0.5,0.5\n0.5,0.5\n");
+  r = rt::run_process({rt::tool_path("nmt-align"), "combine", "-i", forward, "-j", wrong});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find(wrong + ":2: the forward soft alignment is 1 target x 1 source words") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(ibm2_aligns_both_ways_source_first_and_refuses_empty_lines) {
+  rt::TempDir dir;
+  std::string source, target;
+  for (int k = 0; k < 40; ++k) {
+    source += "the a" + std::to_string(k % 7) + " b" + std::to_string(k % 5) + "\n";
+    target += "le x" + std::to_string(k % 7) + " y" + std::to_string(k % 5) + "\n";
+  }
+  const auto s = dir.write("s", source), t = dir.write("t", target);
+  for (const std::string flag : {"", "--reverse"}) {
+    std::vector<std::string> argv{rt::tool_path("nmt-align"), "ibm2", "-s", s, "-t", t, "-q"};
+    if (!flag.empty()) argv.push_back(flag);
+    const auto r = rt::run_process(argv);
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    BOOST_TEST(r.out.substr(0, r.out.find('\n')) == "0-0 1-1 2-2", flag);
+  }
+  const auto empty = dir.write("empty", "le x0 y0\n\n");
+  const auto two = dir.write("two", "the a0 b0\nthe a1 b1\n");
+  const auto r = rt::run_process({rt::tool_path("nmt-align"), "ibm2", "-s", two, "-t", empty});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find(empty + ":2: is empty") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(extraction_rules_are_checked) {
+  rt::TempDir dir;
+  const auto f = dir.write("f", "a\n");
+  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
+           {"--step", "previous"}, {"--merge", "chars"}, {"--eos", "drop"}}) {
+    const auto r = rt::run_process({rt::tool_path("nmt-align"), "-m", f, "-s", f, "-t", f, option, value});
+    BOOST_TEST(r.exit_code == 2, option);
+    BOOST_TEST(r.err.find(option + " must be") != std::string::npos, r.err);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
