@@ -51,6 +51,9 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       ("model,m", po::value(&cfg.model_path)->default_value(cfg.model_path), "model file; the checkpoint is MODEL.ckpt, the best model MODEL.best")
       ("resume", po::bool_switch(&cfg.resume), "continue from MODEL.ckpt")
       ("overwrite", po::bool_switch(&cfg.overwrite), "start afresh even when MODEL or MODEL.ckpt exists")
+      ("pretrained-model", po::value(&cfg.pretrained_model),
+       "start from this model file's parameters and vocabularies (its architecture; the model options are "
+       "ignored) with a new optimizer and counters: fine-tuning (--resume, when given, wins)")
       ("valid-translation-output", po::value(&cfg.valid_translation_output), "write the greedy translations of each validation (BPE undone) here, and the best one's to FILE.best");
   po::options_description data("Data");
   data.add_options()

@@ -20,6 +20,9 @@ struct TrainConfig {
   std::string valid_translation_output;    // greedy translations of the last validation, BPE undone
   bool resume = false;
   bool overwrite = false;                  // start afresh even when model_path or its checkpoint exists
+  // Start from this model's parameters and vocabularies instead of a random model (fine
+  // tuning, e.g. with guided alignment); the optimizer and the counters start afresh.
+  std::string pretrained_model;
 
   // Vocabulary and data.
   std::size_t source_vocabulary_size = 0;  // 0 = every token (specials included in the count)

@@ -61,6 +61,7 @@ class Trainer {
   void start_fresh();
   void create_model();
   void resume();
+  void start_from_pretrained();
   void share_vocabularies();
   void share_training();
   void check_same_corpus() const;
@@ -246,6 +247,10 @@ void Trainer::start_fresh() {
       throw util::Error(path, "exists: continue that training with --resume, or pass --overwrite to start over");
     }
   }
+  if (!config_.pretrained_model.empty()) {
+    start_from_pretrained();
+    return;
+  }
   if (config_.source_vocabulary.empty()) {
     source_vocabulary_ = data::Vocabulary::from_text_files({config_.train_source}, config_.source_vocabulary_size);
     target_vocabulary_ = data::Vocabulary::from_text_files({config_.train_target}, config_.target_vocabulary_size);
@@ -253,6 +258,24 @@ void Trainer::start_fresh() {
     source_vocabulary_ = data::Vocabulary::from_vocab_file(config_.source_vocabulary, config_.source_vocabulary_size);
     target_vocabulary_ = data::Vocabulary::from_vocab_file(config_.target_vocabulary, config_.target_vocabulary_size);
   }
+}
+
+void Trainer::start_from_pretrained() {
+  const std::string& path = config_.pretrained_model;
+  model::LoadedModel pretrained = model::read_model_file(path);
+  if (!config_.source_vocabulary.empty()) {
+    const auto source = data::Vocabulary::from_vocab_file(config_.source_vocabulary, config_.source_vocabulary_size);
+    const auto target = data::Vocabulary::from_vocab_file(config_.target_vocabulary, config_.target_vocabulary_size);
+    if (!(source == pretrained.source_vocabulary) || !(target == pretrained.target_vocabulary)) {
+      throw util::Error(path, "has other vocabularies than --vocabs " + config_.source_vocabulary + " " +
+                                  config_.target_vocabulary + "; fine-tuning keeps the pretrained model's");
+    }
+  }
+  source_vocabulary_ = std::move(pretrained.source_vocabulary);
+  target_vocabulary_ = std::move(pretrained.target_vocabulary);
+  model_ = std::move(pretrained.model);
+  std::remove(config_.best_model_path().c_str());
+  optimizer_ = make_optimizer(config_.optimizer);
 }
 
 void Trainer::create_model() {

@@ -209,6 +209,27 @@ BOOST_AUTO_TEST_CASE(guided_alignment_file) {
              trained.err);
 }
 
+// Fine-tuning: the pretrained model's parameters are where training starts (a learning
+// rate too small to move them leaves the model decoding as the pretrained one), and
+// vocabularies other than its own are refused.
+BOOST_AUTO_TEST_CASE(pretrained_model_is_the_starting_point_of_fine_tuning) {
+  Corpus c;
+  BOOST_TEST_REQUIRE(c.train({"--max-updates", "30", "--seed", "5"}).exit_code == 0);
+  const std::string pretrained = c.path("pretrained.bin");
+  std::filesystem::rename(c.model, pretrained);
+  std::filesystem::remove(c.checkpoint);
+  const auto tuned = c.train({"--pretrained-model", pretrained, "--max-updates", "1", "-l", "1e-12", "--seed", "9"});
+  BOOST_TEST_REQUIRE(tuned.exit_code == 0, tuned.err);
+  auto decode = [&](const std::string& model) {
+    return rt::run_process({rt::tool_path("nmt-decode"), "-m", model, "-i", c.source, "-q"}).out;
+  };
+  BOOST_TEST(decode(c.model) == decode(pretrained));
+  const std::string other_vocab = c.dir.write("other.vocab", "haus 3\nkatze 2\n");
+  const auto refused = c.train({"--pretrained-model", pretrained, "-v", other_vocab, other_vocab, "--overwrite"});
+  BOOST_TEST(refused.exit_code == 1);
+  BOOST_TEST(refused.err.find(pretrained + ": has other vocabularies than --vocabs") != std::string::npos, refused.err);
+}
+
 BOOST_AUTO_TEST_CASE(resume_without_a_checkpoint) {
   Corpus c;
   check_bad_input(c.train({"--resume"}), c.checkpoint + ": ", "no checkpoint to resume from");
