@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make -f Makefile.pipeline hansards-align, shrunk (the first 1,500 Hansards pairs, tiny
+# models, a few dozen updates) to test the plumbing, not the scores:
+#   - the preparation keeps the gold sentences' tokens (their last 484 lines have the gold's
+#     word counts) and folds accents;
+#   - the report has IBM Model 2, unguided and guided attention rows with P, R and AER,
+#     and the rules and threshold the study chose on dev;
+#   - the shared-task gold file scores every variant as its Pharaoh form does;
+#   - a second run does nothing.
+# Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
+set -euo pipefail
+src=${NMT_SOURCE_DIR:?}
+bin=${NMT_BIN_DIR:?}
+build=$(dirname "$bin")
+gold=${NMT_SHARED:?}/data/hansards
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if [ ! -f "$gold/hansards.en.gz" ]; then
+  [ "${CI:-}" = true ] && fail "$gold/hansards.en.gz is missing (shared data is required under CI=true)"
+  echo "SKIP: $gold is missing"; exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+mkdir -p "$work/hansards/wpt03"
+for l in en fr; do zcat "$gold/hansards.$l.gz" | sed -n 1,1500p | gzip > "$work/hansards/hansards.$l.gz"; done
+for f in "$gold"/wpt03/*; do ln -s "$f" "$work/hansards/wpt03/"; done
+vars=(BUILD="$build" CONFIG=hansards-align HANSARDS_DIR="$work/hansards" BPE_MERGES=500 ROUND1_MINUTES=5
+      GUIDED_MINUTES=5 "MODEL_OPTS=--dim-emb 16 --dim-enc 16 --dim-dec 32 --dim-att 16 --dim-maxout 16"
+      "ALIGN_TRAIN_OPTS=--mini-batch 32 --max-updates 40 --log-freq 20 --final-model last")
+run() { make --no-print-directory -C "$src" -f Makefile.pipeline "${vars[@]}" OUT="$work/out" "$@"; }
+
+echo "== the shrunk study, -j2"
+run -j2 hansards-report > "$work/run.out" 2>&1 || { tail -30 "$work/run.out"; fail "hansards-report"; }
+out=$work/out
+[ "$(wc -l < "$out/tok/train.fr")" -eq $((1500 + 484)) ] || fail "the prepared corpus has the wrong number of lines"
+diff <(cat "$gold/wpt03/dev.fr" "$gold/wpt03/test.fr" | awk '{print NF}') \
+     <(tail -n 484 "$out/tok/train.fr" | awk '{print NF}') > /dev/null || fail "the gold sentences' tokens changed"
+grep -q 'é' "$out/tok/train.fr" && fail "accents were not folded"
+report=$out/alignment-report.txt
+for row in "IBM Model 2" "unguided models" "guided models" "grow-diag-final-and" "combine" "training"; do
+  grep -qF "$row" "$report" || fail "the report lacks '$row'"
+done
+[ "$(grep -cE '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and) +0\.[0-9]+ ' \
+      "$report")" -ge 19 ] || { cat "$report"; fail "the report lacks scored rows"; }
+for s in unguided guided; do
+  grep -qE -- '--step (emit|next) --merge (pieces|words) --eos (ignore|renormalize|null)' "$out/study.$s/rules.forward" ||
+    fail "no rules chosen for $s"
+  for a in "$out"/study.$s/test.{forward,reverse,grow-diag-final-and,combine}; do
+    cmp <("$bin/nmt-align" eval -g "$gold/wpt03/test.wa.nonullalign" -a "$a") \
+        <("$bin/nmt-align" eval -g "$gold/wpt03/test.gold.en-fr" -a "$a") || fail "the two gold formats disagree on $a"
+  done
+done
+
+echo "== a second run does nothing"
+run -q "$out/alignment-report.txt" || fail "make -q says the report is not up to date"
+echo "PASS"
