@@ -37,7 +37,7 @@ double attention_aer(const std::string& path, const std::vector<demo::SentencePa
     targets.push_back(demo::tokenized_text(pair.target));
   }
   align::ExtractOptions options;
-  options.mode = "hard";
+  options.rules.hard = true;  // each target piece to its most attended source piece
   const auto lines = align::extract_alignments(*loaded.model, loaded.source_vocabulary, loaded.target_vocabulary,
                                                sources, targets, options);
   align::AlignmentScores scores;
