@@ -109,10 +109,7 @@ int extract(const std::vector<std::string>& args) {
                                                     sources, targets, cfg);
   if (invert) {
     for (auto& line : lines) {
-      auto links = rnnsearch::align::parse_pharaoh(line, output, 0);
-      for (auto& link : links) std::swap(link.source, link.target);
-      std::sort(links.begin(), links.end());
-      line = rnnsearch::align::format_pharaoh(links);
+      line = rnnsearch::align::format_pharaoh(rnnsearch::align::inverted(rnnsearch::align::parse_pharaoh(line, output, 0)));
     }
   }
   write_lines(output, lines);
@@ -213,12 +210,8 @@ int ibm2(const std::vector<std::string>& args) {
   auto result = reverse ? rnnsearch::align::ibm2_align(target_words, source_words, cfg)
                         : rnnsearch::align::ibm2_align(source_words, target_words, cfg);
   std::vector<std::string> out;
-  for (auto& links : result.links) {
-    if (reverse) {
-      for (auto& link : links) std::swap(link.source, link.target);
-      std::sort(links.begin(), links.end());
-    }
-    out.push_back(rnnsearch::align::format_pharaoh(links));
+  for (const auto& links : result.links) {
+    out.push_back(rnnsearch::align::format_pharaoh(reverse ? rnnsearch::align::inverted(links) : links));
   }
   if (!common.quiet) {
     for (std::size_t k = 0; k < result.iterations.size(); ++k) {

@@ -38,11 +38,6 @@ std::vector<int> words_of(const std::vector<Piece>& pieces) {
   return words;
 }
 
-void sort_unique(Alignment& alignment) {
-  std::sort(alignment.begin(), alignment.end());
-  alignment.erase(std::unique(alignment.begin(), alignment.end()), alignment.end());
-}
-
 // Calls add(link, separator) for every pair of the line; separators other than those in
 // `allowed` are errors.
 template <typename Add>
@@ -77,6 +72,17 @@ void parse_pairs(const std::string& text, const std::string& file, std::size_t l
 }
 
 }  // namespace
+
+void sort_unique(Alignment& alignment) {
+  std::sort(alignment.begin(), alignment.end());
+  alignment.erase(std::unique(alignment.begin(), alignment.end()), alignment.end());
+}
+
+Alignment inverted(Alignment alignment) {
+  for (Link& link : alignment) std::swap(link.source, link.target);
+  std::sort(alignment.begin(), alignment.end());
+  return alignment;
+}
 
 Alignment parse_pharaoh(const std::string& text, const std::string& file, std::size_t line) {
   Alignment alignment;

@@ -31,6 +31,11 @@ Alignment parse_pharaoh(const std::string& text, const std::string& file, std::s
 // The same with "i?j" possible links allowed beside "i-j" sure ones.
 GoldAlignment parse_gold(const std::string& text, const std::string& file, std::size_t line);
 
+// Sorts the links by (source, target) and drops duplicates.
+void sort_unique(Alignment& alignment);
+// Every link i-j as j-i, sorted: a reverse direction's links in the forward order.
+Alignment inverted(Alignment alignment);
+
 // "0-0 1-2 ...", links in (source, target) order.
 std::string format_pharaoh(const Alignment& alignment);
 

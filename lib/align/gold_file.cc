@@ -1,6 +1,5 @@
 #include "align/gold_file.h"
 
-#include <algorithm>
 #include <sstream>
 
 #include "util/error.h"
@@ -31,11 +30,6 @@ bool looks_like_shared_task(const std::vector<std::string>& lines) {
            is_number(fields[2]);
   }
   return false;
-}
-
-void sort_unique(Alignment& links) {
-  std::sort(links.begin(), links.end());
-  links.erase(std::unique(links.begin(), links.end()), links.end());
 }
 
 GoldFile parse_shared_task(const std::vector<std::string>& lines, const std::string& path) {

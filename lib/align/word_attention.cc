@@ -1,6 +1,5 @@
 #include "align/word_attention.h"
 
-#include <algorithm>
 #include <numeric>
 
 #include "util/error.h"
@@ -91,8 +90,7 @@ Alignment attention_links(const math::Matrix& weights, const std::vector<int>& s
       }
     }
   }
-  std::sort(links.begin(), links.end());
-  links.erase(std::unique(links.begin(), links.end()), links.end());
+  sort_unique(links);
   return links;
 }
 
