@@ -90,8 +90,7 @@ define align_model
 $(OUT)/$(1).$(2)-$(3).bin: $(OUT)/bpe/train.$(2) $(OUT)/bpe/train.$(3) $(OUT)/vocab.$(2) $(OUT)/vocab.$(3) \
     $(BIN)/nmt-train $(H_TRAIN_CONF) $(6)
 	@mkdir -p $(OUT)/$(1).$(2)-$(3) $(OUT)/log
-	ckpt=$(OUT)/$(1).$(2)-$(3)/model.bin.ckpt; start=--overwrite; \
-	if [ -f $$$$ckpt ]; then start=--resume; for f in $$^; do [ $$$$f -nt $$$$ckpt ] && start=--overwrite; done; fi; \
+	$$(call start_option,$(OUT)/$(1).$(2)-$(3)/model.bin.ckpt); \
 	$(BIN)/nmt-train -t $(OUT)/bpe/train.$(2) $(OUT)/bpe/train.$(3) -v $(OUT)/vocab.$(2) $(OUT)/vocab.$(3) \
 	    -m $(OUT)/$(1).$(2)-$(3)/model.bin $$$$start $(MODEL_OPTS) $(ALIGN_TRAIN_OPTS) --max-minutes $(5) \
 	    --threads $(ALIGN_THREADS) $(4) 2>&1 | tee $(OUT)/log/$(1).$(2)-$(3).log
