@@ -65,10 +65,33 @@ std::pair<std::vector<std::string>, std::vector<std::string>> read_pair(const st
   return {std::move(first), std::move(second)};
 }
 
+// --attention-source: auto (the alignment head when the model has one, else the
+// decoder's attention), decoder or head; throws util::Error naming the model file when it
+// lacks the weights asked for.
+rnnsearch::model::AttentionSource attention_source(const std::string& name, const rnnsearch::model::RnnSearch& model,
+                                                   const std::string& model_path, const std::string& need) {
+  if (name != "auto" && name != "decoder" && name != "head") {
+    throw UsageError("--attention-source must be auto, decoder or head, got '" + name + "'");
+  }
+  if (name == "head" || (name == "auto" && model.has_alignment_head())) {
+    if (!model.has_alignment_head()) {
+      throw rnnsearch::util::Error(model_path, "has no alignment head (nmt-train --alignment-head) for " + need);
+    }
+    return rnnsearch::model::AttentionSource::kAlignmentHead;
+  }
+  rnnsearch::model::require_attention(model, model_path, need);
+  return rnnsearch::model::AttentionSource::kDecoder;
+}
+
+constexpr const char* kAttentionSourceHelp =
+    "the weights to read: decoder (the attention of translation), head (the alignment head of nmt-train "
+    "--alignment-head) or auto (head when the model has one)";
+
 int extract(const std::vector<std::string>& args) {
   rnnsearch::align::ExtractOptions cfg;
   rnnsearch::util::CommonOptions common;
   std::string model_path, source, target, output = "-", mode = "hard", step = "emit", merge = "pieces", eos = "ignore";
+  std::string weights = "auto";
   bool invert = false;
   po::options_description options("nmt-align");
   options.add_options()
@@ -77,6 +100,7 @@ int extract(const std::vector<std::string>& args) {
       ("target,t", po::value(&target), "target sentences, line-aligned with the source (required)")
       ("output,o", po::value(&output)->default_value(output), "alignments (- = stdout; a file is written atomically)")
       ("mode", po::value(&mode)->default_value(mode), "hard, threshold or soft")
+      ("attention-source", po::value(&weights)->default_value(weights), kAttentionSourceHelp)
       ("threshold", po::value(&cfg.rules.threshold)->default_value(cfg.rules.threshold, rnnsearch::util::shortest_number(cfg.rules.threshold)),
        "attention weight a link needs in --mode threshold")
       ("step", po::value(&step)->default_value(step),
@@ -104,7 +128,7 @@ int extract(const std::vector<std::string>& args) {
   if (cfg.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.batch_size));
   const auto [sources, targets] = read_pair(source, target);
   auto model = rnnsearch::model::read_model_file(model_path);
-  rnnsearch::model::require_attention(*model.model, model_path, "alignments");
+  cfg.weights = attention_source(weights, *model.model, model_path, "alignments");
   auto lines = rnnsearch::align::extract_alignments(*model.model, model.source_vocabulary, model.target_vocabulary,
                                                     sources, targets, cfg);
   if (invert) {
@@ -274,13 +298,14 @@ std::vector<std::size_t> parse_lines(const std::string& text) {
 
 int heatmap(const std::vector<std::string>& args) {
   rnnsearch::util::CommonOptions common;
-  std::string model_path, source, target, output = "attention.svg", lines = "1";
+  std::string model_path, source, target, output = "attention.svg", lines = "1", weights = "auto";
   po::options_description options("nmt-align heatmap");
   options.add_options()
       ("model,m", po::value(&model_path), "model file written by nmt-train (required)")
       ("source,s", po::value(&source), "source sentences, BPE'd as in training (required)")
       ("target,t", po::value(&target), "target sentences, line-aligned with the source (required)")
       ("lines,l", po::value(&lines)->default_value(lines), "the pairs to draw: 1-based line numbers, comma-separated")
+      ("attention-source", po::value(&weights)->default_value(weights), kAttentionSourceHelp)
       ("output,o", po::value(&output)->default_value(output), "the SVG file (- = stdout), written atomically");
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
@@ -297,9 +322,9 @@ int heatmap(const std::vector<std::string>& args) {
     chosen_targets.push_back(targets[line - 1]);
   }
   auto model = rnnsearch::model::read_model_file(model_path);
-  rnnsearch::model::require_attention(*model.model, model_path, "a heatmap");
-  const auto pairs = rnnsearch::align::attention_heatmaps(*model.model, model.source_vocabulary,
-                                                          model.target_vocabulary, chosen_sources, chosen_targets, wanted);
+  const auto source_of_weights = attention_source(weights, *model.model, model_path, "a heatmap");
+  const auto pairs = rnnsearch::align::attention_heatmaps(*model.model, model.source_vocabulary, model.target_vocabulary,
+                                                          chosen_sources, chosen_targets, wanted, source_of_weights);
   rnnsearch::util::AtomicFileWriter writer(output);
   writer.write(rnnsearch::align::attention_svg(pairs));
   writer.commit();

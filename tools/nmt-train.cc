@@ -72,6 +72,9 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       ("dim-enc", po::value(&cfg.model.encoder_hidden)->default_value(cfg.model.encoder_hidden), "encoder GRU size per direction")
       ("dim-dec", po::value(&cfg.model.decoder_hidden)->default_value(cfg.model.decoder_hidden), "decoder GRU size")
       ("dim-att", po::value(&cfg.model.attention)->default_value(cfg.model.attention), "attention hidden layer size (additive)")
+      ("alignment-head", po::value(&cfg.model.alignment_head)->default_value(cfg.model.alignment_head),
+       "train only an alignment head of this hidden size over the frozen --pretrained-model: a second attention "
+       "that also reads the emitted word, learned from --guided-alignment links, read by nmt-align (0 = none)")
       ("attention", po::value(&attention)->default_value(attention), "attention form: additive (Bahdanau), general or dot (Luong), none (RNNencdec: one fixed context, no alignment)")
       ("dim-maxout", po::value(&cfg.model.maxout)->default_value(cfg.model.maxout), "deep output size after maxout")
       ("tied-embeddings", po::bool_switch(&cfg.model.tied_embeddings), "output layer shares the target embeddings (needs --dim-maxout = --dim-emb)")

@@ -58,7 +58,7 @@ std::vector<std::string> extract_alignments(model::RnnSearch& model, const data:
   }
   std::vector<std::string> out(sources.size());
   for (const auto& indices : data::batches_by_length(corpus.source, options.batch_size)) {
-    const auto attention = model.forced_attention(data::make_batch(corpus, indices));
+    const auto attention = model.forced_attention(data::make_batch(corpus, indices), options.weights);
     for (std::size_t k = 0; k < indices.size(); ++k) {
       const std::size_t i = indices[k];
       const auto source_words = word_of_piece(source_pieces[i]);
@@ -75,7 +75,8 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
-                                            const std::vector<std::size_t>& line_numbers) {
+                                            const std::vector<std::size_t>& line_numbers,
+                                            model::AttentionSource weights) {
   std::vector<HeatmapPair> pairs;
   for (std::size_t k = 0; k < sources.size(); ++k) {
     HeatmapPair pair;
@@ -90,7 +91,7 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
     if (pair.source.empty() || pair.target.empty()) {
       throw util::Error("line " + std::to_string(line_numbers[k]) + " has an empty side: nothing to draw");
     }
-    pair.weights = model.forced_attention(data::make_batch(corpus, {0}))[0];
+    pair.weights = model.forced_attention(data::make_batch(corpus, {0}), weights)[0];
     pair.source.push_back("</s>");
     pair.target.push_back("</s>");
     pairs.push_back(std::move(pair));

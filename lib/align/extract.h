@@ -23,6 +23,8 @@ struct ExtractOptions {
   bool soft = false;         // soft rows instead of links
   WordAlignmentRules rules;  // hard or threshold, step, merge, eos
   int batch_size = 32;
+  // The decoder's attention or the model's alignment head (model/rnnsearch.h).
+  model::AttentionSource weights = model::AttentionSource::kDecoder;
 };
 
 // One output line per pair; an empty source or target gives an empty line.
@@ -37,6 +39,7 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
-                                            const std::vector<std::size_t>& line_numbers);
+                                            const std::vector<std::size_t>& line_numbers,
+                                            model::AttentionSource weights = model::AttentionSource::kDecoder);
 
 }  // namespace rnnsearch::align

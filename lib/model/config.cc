@@ -27,6 +27,9 @@ void ModelConfig::validate() const {
       attention_form != nn::AttentionForm::kGeneral && attention_form != nn::AttentionForm::kNone) {
     throw util::UsageError("unknown attention form " + std::to_string(static_cast<int>(attention_form)));
   }
+  if (alignment_head < 0) {
+    throw util::UsageError("--alignment-head must be 0 (none) or more, got " + std::to_string(alignment_head));
+  }
   if (tied_embeddings && maxout != embedding) {
     throw util::UsageError("--tied-embeddings needs --dim-maxout equal to --dim-emb, got " + std::to_string(maxout) +
                            " and " + std::to_string(embedding));
@@ -37,9 +40,9 @@ std::string ModelConfig::summary() const {
   return "emb " + std::to_string(embedding) + ", enc " + std::to_string(encoder_hidden) + "x2, dec " +
          std::to_string(decoder_hidden) + ", att " + nn::attention_form_name(attention_form) +
          (attention_form == nn::AttentionForm::kAdditive ? " " + std::to_string(attention) : std::string()) +
-         ", maxout " + std::to_string(maxout) +
-         (tied_embeddings ? " (tied)" : "") + ", vocab " + std::to_string(source_vocabulary) + "/" +
-         std::to_string(target_vocabulary);
+         ", maxout " + std::to_string(maxout) + (tied_embeddings ? " (tied)" : "") +
+         (alignment_head > 0 ? ", alignment head " + std::to_string(alignment_head) : std::string()) + ", vocab " +
+         std::to_string(source_vocabulary) + "/" + std::to_string(target_vocabulary);
 }
 
 nn::AttentionForm parse_attention_form(const std::string& name) {

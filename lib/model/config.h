@@ -21,6 +21,11 @@ struct ModelConfig {
   // (Luong), none (RNNencdec, a fixed context). Model files before format version 2 hold
   // no form: they are additive.
   nn::AttentionForm attention_form = nn::AttentionForm::kAdditive;
+  // A': the hidden layer of the alignment head, 0 = none. The head is a second additive
+  // attention whose query also reads the target word being emitted (RnnSearch): trained on
+  // word links over a frozen translation model, it is what nmt-align reads. Model files
+  // before format version 3 have none.
+  int alignment_head = 0;
 
   // Throws util::UsageError naming the option, its range and the value received.
   void validate() const;
@@ -29,6 +34,7 @@ struct ModelConfig {
   std::string summary() const;
 
   // Class version 1 adds attention_form; version 0 (format version 1 files) is additive.
+  // Class version 2 adds alignment_head; earlier files have none.
   template <class Archive>
   void serialize(Archive& archive, unsigned version) {
     archive & source_vocabulary & target_vocabulary & embedding & encoder_hidden & decoder_hidden & attention &
@@ -37,6 +43,11 @@ struct ModelConfig {
       archive & attention_form;
     } else {
       attention_form = nn::AttentionForm::kAdditive;
+    }
+    if (version >= 2) {
+      archive & alignment_head;
+    } else {
+      alignment_head = 0;
     }
   }
 };
@@ -47,4 +58,4 @@ nn::AttentionForm parse_attention_form(const std::string& name);
 
 }  // namespace rnnsearch::model
 
-BOOST_CLASS_VERSION(rnnsearch::model::ModelConfig, 1)
+BOOST_CLASS_VERSION(rnnsearch::model::ModelConfig, 2)

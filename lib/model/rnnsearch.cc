@@ -47,6 +47,14 @@ struct RnnSearch::Workspace {
   // Guided alignment.
   std::vector<char> guided_steps;    // T flags: step i has a target row with links
   math::Matrix d_weights_step;       // d_alpha of one step: [B x S]
+  // Alignment head (its own keys and step caches; the query reads [s_{i-1}; E_y y_i]).
+  math::Matrix head_embedded;        // E_y y_i: [(T*B) x e]
+  math::Matrix head_queries;         // [(T*B) x (m + e)]
+  math::Matrix head_keys;            // [(S*B) x A']
+  std::vector<nn::Attention::StepCache> head_steps;
+  math::Matrix head_context, head_weights;                  // one step's [B x 2n], [B x S]
+  math::Matrix head_d_keys, head_d_annotations, head_d_query, head_d_context;
+  math::Matrix head_d_projected_queries;                    // [(T*B) x A']
   // Inference step.
   nn::Attention::StepCache step_attention;
   nn::Gru::StepCache step_gru;
@@ -72,6 +80,35 @@ void fill_dropout(math::Matrix& mask, Eigen::Index rows, Eigen::Index cols, floa
 }
 
 constexpr float kGuidedAlignmentEpsilon = 1e-6f;  // log(alpha + eps): a zero weight costs a finite amount
+
+// -sum_{b,j} g_ij log(alpha_bj + eps) of step i (alpha: [B x S], guide: [(T*B) x S]);
+// sets has_links when a target row of the step has links.
+double guided_step_cost(const math::Matrix& alpha, const math::Matrix& guide, int i, bool& has_links) {
+  const Eigen::Index B = alpha.rows(), S = alpha.cols();
+  double cost = 0.0;
+  for (Eigen::Index b = 0; b < B; ++b) {
+    const auto gold = guide.row(static_cast<Eigen::Index>(i) * B + b);
+    for (Eigen::Index j = 0; j < S; ++j) {
+      if (gold(j) == 0.0f) continue;
+      cost -= static_cast<double>(gold(j)) * std::log(static_cast<double>(alpha(b, j) + kGuidedAlignmentEpsilon));
+      has_links = true;
+    }
+  }
+  return cost;
+}
+
+// d_weights := scale * d(cost of step i)/d alpha = -scale g_ij / (alpha_ij + eps): [B x S].
+void guided_step_gradient(const math::Matrix& alpha, const math::Matrix& guide, int i, float scale,
+                          math::Matrix& d_weights) {
+  const Eigen::Index B = alpha.rows(), S = alpha.cols();
+  d_weights.setZero(B, S);
+  for (Eigen::Index b = 0; b < B; ++b) {
+    const auto gold = guide.row(static_cast<Eigen::Index>(i) * B + b);
+    for (Eigen::Index j = 0; j < S; ++j) {
+      if (gold(j) != 0.0f) d_weights(b, j) = -scale * gold(j) / (alpha(b, j) + kGuidedAlignmentEpsilon);
+    }
+  }
+}
 
 bool ends_with(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -101,6 +138,11 @@ RnnSearch::RnnSearch(const ModelConfig& config)
       output_weight_(config.tied_embeddings ? nullptr
                                             : &parameters_.add("decoder.output.W", config.maxout, config.target_vocabulary)),
       output_bias_(parameters_.add("decoder.output.b", 1, config.target_vocabulary)),
+      alignment_head_(config.alignment_head > 0
+                          ? nn::make_attention(nn::AttentionForm::kAdditive, parameters_, "alignment_head",
+                                               2 * config.encoder_hidden, config.decoder_hidden + config.embedding,
+                                               config.alignment_head)
+                          : nullptr),
       work_(std::make_unique<Workspace>()) {}
 
 RnnSearch::~RnnSearch() = default;
@@ -132,6 +174,19 @@ void RnnSearch::copy_parameters_from(const RnnSearch& other) {
   const auto theirs = other.parameters_.all();
   if (mine.size() != theirs.size()) throw util::Error("copy_parameters_from: models of different shapes");
   for (std::size_t i = 0; i < mine.size(); ++i) mine[i]->value = theirs[i]->value;
+}
+
+void RnnSearch::copy_matching_parameters_from(const RnnSearch& other) {
+  for (const nn::Parameter* theirs : other.parameters_.all()) {
+    nn::Parameter* mine = nullptr;
+    for (nn::Parameter* p : parameters_.all()) {
+      if (p->name == theirs->name) mine = p;
+    }
+    if (!mine || mine->value.rows() != theirs->value.rows() || mine->value.cols() != theirs->value.cols()) {
+      throw util::Error("copy_matching_parameters_from: parameter '" + theirs->name + "' has no match of its shape");
+    }
+    mine->value = theirs->value;
+  }
 }
 
 void RnnSearch::initial_state_forward(const math::Matrix& annotations, const math::Matrix& source_mask, int B,
@@ -179,7 +234,10 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   const int e = config_.embedding, D = 2 * config_.encoder_hidden, m = config_.decoder_hidden, l = config_.maxout;
   const int G = 3 * m;  // width of the decoder GRU's pre-activations
   const Eigen::Index TB = static_cast<Eigen::Index>(T) * B;
-  const bool dropout = options.dropout > 0.0f;
+  if (options.alignment_head_only && !alignment_head_) {
+    throw util::Error("training the alignment head needs a model with one (--alignment-head)");
+  }
+  const bool dropout = options.dropout > 0.0f && !options.alignment_head_only;  // the head reads clean states
   if (dropout && !dropout_rng) throw util::Error("RnnSearch::loss: dropout needs a random generator");
   const bool backward = gradient_scale != 0.0f;
   nn::Parameter& gru_weight = parameters_.get("decoder.gru.W");  // [(e + 2n) x 3m]
@@ -224,6 +282,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
                        w.states.data() + static_cast<std::ptrdiff_t>(i + 1) * B * m, B, w.gru_steps[i]);
     w.reset_states.middleRows(static_cast<Eigen::Index>(i) * B, B) = w.gru_steps[i].reset_state;
   }
+  if (options.alignment_head_only) return alignment_head_loss(batch, options, gradient_scale);
 
   // Deep output over all rows, dropout, then the softmax layer over the real rows only.
   deep_output_.forward(w.states, w.embedded, w.contexts, w.deep, w.readout);  // t: [(T*B) x l]
@@ -257,15 +316,9 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
     w.guided_steps.assign(static_cast<std::size_t>(T), 0);
     double cost = 0.0;
     for (int i = 0; i < T; ++i) {
-      const math::Matrix& alpha = w.attention_steps[i].weights;  // [B x S]
-      for (int b = 0; b < B; ++b) {
-        const auto gold = batch.guide.row(static_cast<Eigen::Index>(i) * B + b);
-        for (int j = 0; j < S; ++j) {
-          if (gold(j) == 0.0f) continue;
-          cost -= static_cast<double>(gold(j)) * std::log(static_cast<double>(alpha(b, j) + kGuidedAlignmentEpsilon));
-          w.guided_steps[static_cast<std::size_t>(i)] = 1;
-        }
-      }
+      bool has_links = false;
+      cost += guided_step_cost(w.attention_steps[i].weights, batch.guide, i, has_links);
+      w.guided_steps[static_cast<std::size_t>(i)] = has_links ? 1 : 0;
     }
     result.loss += static_cast<double>(options.guided_alignment_weight) * cost;
   }
@@ -303,16 +356,9 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
     w.d_query_step.setZero();
     const math::Matrix* d_weights = nullptr;
     if (guided && w.guided_steps[static_cast<std::size_t>(i)]) {
-      // d cost / d alpha_ij = -g_ij / (alpha_ij + eps), scaled like the cross-entropy.
-      const math::Matrix& alpha = w.attention_steps[i].weights;  // [B x S]
-      const float scale = gradient_scale * options.guided_alignment_weight;
-      w.d_weights_step.setZero(B, S);
-      for (int b = 0; b < B; ++b) {
-        const auto gold = batch.guide.row(static_cast<Eigen::Index>(i) * B + b);
-        for (int j = 0; j < S; ++j) {
-          if (gold(j) != 0.0f) w.d_weights_step(b, j) = -scale * gold(j) / (alpha(b, j) + kGuidedAlignmentEpsilon);
-        }
-      }
+      // Scaled like the cross-entropy.
+      guided_step_gradient(w.attention_steps[i].weights, batch.guide, i,
+                           gradient_scale * options.guided_alignment_weight, w.d_weights_step);
       d_weights = &w.d_weights_step;
     }
     attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
@@ -354,9 +400,76 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   return result;
 }
 
-std::vector<math::Matrix> RnnSearch::forced_attention(const data::Batch& batch) {
-  if (!has_attention()) throw util::Error("the model has no attention (--attention none): nothing to align with");
-  loss(batch, LossOptions{}, 0.0f);  // fills the attention caches of every step
+nn::CrossEntropySum RnnSearch::alignment_head_loss(const data::Batch& batch, const LossOptions& options,
+                                                   float gradient_scale) {
+  Workspace& w = *work_;
+  const int B = batch.sentences, S = batch.source_length, T = batch.target_length;
+  const int e = config_.embedding, D = 2 * config_.encoder_hidden, m = config_.decoder_hidden;
+  const int A = alignment_head_->key_dim();
+  const Eigen::Index TB = static_cast<Eigen::Index>(T) * B;
+
+  // Queries [s_{i-1}; E_y y_i] of every step at once, then the head's steps.
+  target_embedding_.forward(batch.target_output, w.head_embedded);
+  w.head_queries.resize(TB, m + e);
+  w.head_queries.leftCols(m) = w.states;
+  w.head_queries.rightCols(e) = w.head_embedded;
+  alignment_head_->precompute_keys(w.annotations, w.head_keys);
+  if (static_cast<int>(w.head_steps.size()) < T) w.head_steps.resize(static_cast<std::size_t>(T));
+  for (int i = 0; i < T; ++i) {
+    w.query = w.head_queries.middleRows(static_cast<Eigen::Index>(i) * B, B);
+    alignment_head_->step(w.query, w.annotations, w.head_keys, batch.source_mask, w.head_steps[i], w.head_context,
+                          w.head_weights);
+  }
+
+  nn::CrossEntropySum result;
+  result.tokens = static_cast<std::size_t>((batch.target_mask.array() != 0.0f).count());
+  const bool guided = options.guided_alignment_weight != 0.0f && batch.guide.size() > 0;
+  if (!guided) return result;
+  math::check_shape(batch.guide, TB, S, "guided alignment (Batch::guide)");
+  w.guided_steps.assign(static_cast<std::size_t>(T), 0);
+  double cost = 0.0;
+  for (int i = 0; i < T; ++i) {
+    bool has_links = false;
+    cost += guided_step_cost(w.head_steps[i].weights, batch.guide, i, has_links);
+    w.guided_steps[static_cast<std::size_t>(i)] = has_links ? 1 : 0;
+  }
+  result.loss = static_cast<double>(options.guided_alignment_weight) * cost;
+  if (gradient_scale == 0.0f) return result;
+
+  // Backward into the head's parameters only: the input gradients go to scratch.
+  w.head_d_keys.setZero(static_cast<Eigen::Index>(S) * B, A);
+  w.head_d_annotations.setZero(static_cast<Eigen::Index>(S) * B, D);
+  w.head_d_query.resize(B, m + e);
+  w.head_d_context.setZero(B, D);
+  w.head_d_projected_queries.setZero(TB, A);
+  for (int i = 0; i < T; ++i) {
+    if (!w.guided_steps[static_cast<std::size_t>(i)]) continue;
+    guided_step_gradient(w.head_steps[i].weights, batch.guide, i, gradient_scale * options.guided_alignment_weight,
+                         w.d_weights_step);
+    w.head_d_query.setZero();
+    alignment_head_->step_backward(w.head_steps[i], w.head_d_context, &w.d_weights_step, w.head_d_query,
+                                   w.head_d_annotations, w.head_d_keys, nn::WeightGradients::kDeferred);
+    w.head_d_projected_queries.middleRows(static_cast<Eigen::Index>(i) * B, B) =
+        w.head_steps[i].d_projected_query;
+  }
+  alignment_head_->query_weights_backward(w.head_queries.data(), w.head_d_projected_queries.data(),
+                                          static_cast<int>(TB));
+  alignment_head_->keys_backward(w.annotations, w.head_d_keys, w.head_d_annotations);
+  return result;
+}
+
+std::vector<math::Matrix> RnnSearch::forced_attention(const data::Batch& batch, AttentionSource source) {
+  const bool head = source == AttentionSource::kAlignmentHead;
+  if (head && !has_alignment_head()) {
+    throw util::Error("the model has no alignment head (nmt-train --alignment-head): nothing to align with");
+  }
+  if (!head && !has_attention()) {
+    throw util::Error("the model has no attention (--attention none): nothing to align with");
+  }
+  LossOptions options;
+  options.alignment_head_only = head;
+  loss(batch, options, 0.0f);  // fills the attention (or head) caches of every step
+  const auto& steps = head ? work_->head_steps : work_->attention_steps;
   const int B = batch.sentences;
   std::vector<math::Matrix> out(static_cast<std::size_t>(B));
   for (int b = 0; b < B; ++b) {
@@ -364,7 +477,7 @@ std::vector<math::Matrix> RnnSearch::forced_attention(const data::Batch& batch) 
     for (int t = 0; t < batch.target_length; ++t) target_rows += batch.target_mask(t, b) != 0.0f ? 1 : 0;
     for (int j = 0; j < batch.source_length; ++j) source_columns += batch.source_mask(j, b) != 0.0f ? 1 : 0;
     out[b].resize(target_rows, source_columns);
-    for (int t = 0; t < target_rows; ++t) out[b].row(t) = work_->attention_steps[t].weights.row(b).head(source_columns);
+    for (int t = 0; t < target_rows; ++t) out[b].row(t) = steps[t].weights.row(b).head(source_columns);
   }
   return out;
 }

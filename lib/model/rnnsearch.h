@@ -9,6 +9,15 @@
 //   p(y_i) = softmax(t_i W_out + b_out)       W_out = E_y^T with tied embeddings
 // Dropout (inverted) on both embeddings and on t_i, in training only.
 //
+// Optional alignment head (config.alignment_head = A' > 0; Zenkel et al. 2019 and Garg et
+// al. 2019 add such a layer for alignment): a second additive attention whose query also
+// reads the word being emitted,
+//   beta_i = softmax_j(v_b^T tanh([s_{i-1}; E_y y_i] W_b + b_b + h_j U_b)),
+// so it can point at the source word that y_i translates, which alpha_i (computed before
+// y_i is known) can only guess. It feeds nothing back into translation: it is trained
+// with the guided-alignment cost alone, over a frozen translation model
+// (LossOptions::alignment_head_only), and read by forced_attention.
+//
 // Speed structure (DESIGN.md): the target-embedding half of the decoder GRU's input
 // projection, the deep output and the softmax layer each run as one GEMM over all target
 // rows of a batch (the softmax layer over real rows only); only the attention, the
@@ -49,7 +58,15 @@ struct LossOptions {
   //   weight * sum over target rows i with links of -sum_j g_ij log(alpha_ij + 1e-6),
   // alpha_i the attention weights of step i. 0 (or a batch without a guide): no term.
   float guided_alignment_weight = 0.0f;
+  // Train the alignment head only: the loss is the weighted guided-alignment cost of the
+  // head's weights beta (no translation cost, no dropout), and only the head's parameters
+  // get gradients. Needs a model with an alignment head.
+  bool alignment_head_only = false;
 };
+
+// Which weights forced_attention returns: the decoder's attention alpha, or the
+// alignment head's beta.
+enum class AttentionSource { kDecoder, kAlignmentHead };
 
 // The encoder's results for a batch of B sentences, what every decoder step reads.
 struct EncoderOutput {
@@ -75,11 +92,16 @@ class RnnSearch {
   // False for --attention none: the decoder has no alignment, and forced_attention and the
   // weights of decoder_step (all zero) mean nothing.
   bool has_attention() const { return attention_->has_weights(); }
+  bool has_alignment_head() const { return alignment_head_ != nullptr; }
   nn::ParameterRegistry& parameters() { return parameters_; }
   const nn::ParameterRegistry& parameters() const { return parameters_; }
   void initialize(Initialization init, util::Rng& rng);
   // Copies every parameter value from `other` (same config).
   void copy_parameters_from(const RnnSearch& other);
+  // Copies every parameter of `other` into the one of the same name here (a model that
+  // differs only by its alignment head); throws util::Error when one is missing or has
+  // another shape.
+  void copy_matching_parameters_from(const RnnSearch& other);
 
   // The training objective of the batch: its teacher-forced cross-entropy summed over its
   // target tokens, plus the weighted guided-alignment cost when options and batch ask
@@ -92,8 +114,10 @@ class RnnSearch {
 
   // Teacher-forced attention of every pair of the batch (no dropout): out[b] is
   // [(target length + 1) x (source length + 1)], one row per target token and </s>, one
-  // column per source token and </s>. Throws util::Error for a model without attention.
-  std::vector<math::Matrix> forced_attention(const data::Batch& batch);
+  // column per source token and </s>; row i holds the weights of the step that emits
+  // target token i. Throws util::Error for a model without the weights asked for.
+  std::vector<math::Matrix> forced_attention(const data::Batch& batch,
+                                             AttentionSource source = AttentionSource::kDecoder);
 
   // Inference interface (the decoder and aligner build on it).
   // source: S*B ids (t*B + b, </s>-terminated, padded), source_mask: [S x B].
@@ -110,6 +134,10 @@ class RnnSearch {
   void output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t);
   void initial_state_forward(const math::Matrix& annotations, const math::Matrix& source_mask, int B,
                              math::Matrix& mean, math::Matrix& state) const;
+  // The alignment head over the states of the forward pass loss() just ran: its weights
+  // for every step, its guided cost (result.loss) and, with gradient_scale != 0, its
+  // parameters' gradients.
+  nn::CrossEntropySum alignment_head_loss(const data::Batch& batch, const LossOptions& options, float gradient_scale);
 
   ModelConfig config_;
   nn::ParameterRegistry parameters_;
@@ -121,6 +149,7 @@ class RnnSearch {
   nn::DeepOutput deep_output_;
   nn::Parameter* output_weight_;     // W_out: [l x V_y], null with tied embeddings
   nn::Parameter& output_bias_;       // b_out: [1 x V_y]
+  std::unique_ptr<nn::Attention> alignment_head_;  // query [s_{i-1}; E_y y_i]: [m + e]; null without one
   std::unique_ptr<Workspace> work_;
 };
 

@@ -57,6 +57,18 @@ void TrainConfig::validate() const {
   if (!guided_alignment.empty() && model.attention_form == nn::AttentionForm::kNone) {
     throw util::UsageError("--guided-alignment needs attention weights to guide; --attention none has none");
   }
+  if (model.alignment_head < 0) bad("alignment-head", ">= 0", std::to_string(model.alignment_head));
+  if (model.alignment_head > 0) {
+    if (pretrained_model.empty() && !resume) {
+      throw util::UsageError("--alignment-head trains a head over a trained model: give it with --pretrained-model");
+    }
+    if (guided_alignment.empty()) {
+      throw util::UsageError("--alignment-head learns from word links: give them with --guided-alignment");
+    }
+    if (has_validation()) {
+      throw util::UsageError("--alignment-head trains no translation, there is nothing to validate: drop --valid-sets");
+    }
+  }
   if (max_epochs < 0) bad("max-epochs", ">= 0", std::to_string(max_epochs));
   if (max_updates < 0) bad("max-updates", ">= 0", std::to_string(max_updates));
   if (max_minutes < 0) bad("max-minutes", ">= 0", std::to_string(max_minutes));

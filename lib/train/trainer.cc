@@ -60,6 +60,7 @@ class Trainer {
   void set_up();
   void start_fresh();
   void create_model();
+  void check_alignment_head() const;
   void resume();
   void start_from_pretrained();
   void share_vocabularies();
@@ -122,6 +123,9 @@ void Trainer::set_up() {
       validator_ = std::make_unique<Validator>(config_.valid_source, config_.valid_target, source_vocabulary_,
                                                target_vocabulary_, config_.max_length);
     }
+  });
+  group_.together([&] {
+    if (group_.is_root()) check_alignment_head();
   });
   check_same_corpus();
   share_training();
@@ -274,8 +278,32 @@ void Trainer::start_from_pretrained() {
   source_vocabulary_ = std::move(pretrained.source_vocabulary);
   target_vocabulary_ = std::move(pretrained.target_vocabulary);
   model_ = std::move(pretrained.model);
+  const int head = config_.model.alignment_head;
+  if (head > 0 && !model_->has_alignment_head()) {
+    // The same model with a new, randomly initialized alignment head.
+    model::ModelConfig with_head = model_->config();
+    with_head.alignment_head = head;
+    auto fresh = std::make_unique<model::RnnSearch>(with_head);
+    util::Rng rng(config_.seed);
+    fresh->initialize(config_.initialization(), rng);
+    fresh->copy_matching_parameters_from(*model_);
+    model_ = std::move(fresh);
+  }
   std::remove(config_.best_model_path().c_str());
   optimizer_ = make_optimizer(config_.optimizer);
+}
+
+// --alignment-head N trains the head of a model that has one of that size, and nothing
+// else; a model with a head is only ever trained that way.
+void Trainer::check_alignment_head() const {
+  const int wanted = config_.model.alignment_head, has = model_->config().alignment_head;
+  const std::string& path = config_.resume ? config_.checkpoint_path() : config_.pretrained_model;
+  if (wanted != has) {
+    throw util::Error(path, has > 0 ? "has an alignment head of " + std::to_string(has) +
+                                          ": train it further with --alignment-head " + std::to_string(has)
+                                    : "has no alignment head, --alignment-head " + std::to_string(wanted) +
+                                          " asks to train one; start from the model with --pretrained-model");
+  }
 }
 
 void Trainer::create_model() {
@@ -354,6 +382,7 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
   options.dropout = config_.dropout;
   options.label_smoothing = config_.label_smoothing;
   if (!config_.guided_alignment.empty()) options.guided_alignment_weight = config_.guided_alignment_weight;
+  options.alignment_head_only = config_.model.alignment_head > 0;
   const DataParallel::Gradients gradients = workers_->gradients(corpus_, batch, options, config_.seed, state_.update);
   const nn::CrossEntropySum& sum = gradients.loss;
   const double norm = gradients.norm;

@@ -230,6 +230,49 @@ BOOST_AUTO_TEST_CASE(pretrained_model_is_the_starting_point_of_fine_tuning) {
   BOOST_TEST(refused.err.find(pretrained + ": has other vocabularies than --vocabs") != std::string::npos, refused.err);
 }
 
+// --alignment-head: a head trained over the frozen --pretrained-model (translation is
+// unchanged, the decoder's attention too), read by nmt-align by default; asked for
+// without a model or links, or with another size than the model's, it is refused.
+BOOST_AUTO_TEST_CASE(alignment_head_trains_over_a_frozen_pretrained_model) {
+  Corpus c;
+  std::string monotone;
+  for (const int words : {2, 2, 2, 2, 3, 3, 2, 2, 3, 3, 3, 3}) {
+    for (int k = 0; k < words; ++k) monotone += (k ? " " : "") + std::to_string(k) + "-" + std::to_string(k);
+    monotone += "\n";
+  }
+  const auto links = c.dir.write("train.align", monotone);
+  BOOST_TEST_REQUIRE(c.train({"--max-updates", "30", "--seed", "5"}).exit_code == 0);
+  const std::string pretrained = c.path("pretrained.bin");
+  std::filesystem::rename(c.model, pretrained);
+  std::filesystem::remove(c.checkpoint);
+
+  check_usage_error(c.train({"--alignment-head", "8", "--guided-alignment", links}), "--pretrained-model");
+  check_usage_error(c.train({"--alignment-head", "8", "--pretrained-model", pretrained}), "--guided-alignment");
+  const auto head = c.train({"--pretrained-model", pretrained, "--alignment-head", "8", "--guided-alignment", links,
+                             "--max-updates", "20", "-l", "0.01"});
+  BOOST_TEST_REQUIRE(head.exit_code == 0, head.err);
+
+  auto run = [&](const std::string& tool, const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {rt::tool_path(tool)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return rt::run_process(argv, c.dir.path().string());
+  };
+  BOOST_TEST(run("nmt-decode", {"-m", c.model, "-i", c.source, "-q"}).out ==
+             run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q"}).out);
+  const auto align = [&](const std::string& model, const std::string& weights) {
+    return run("nmt-align", {"-m", model, "-s", c.source, "-t", c.target, "--mode", "soft", "--attention-source", weights});
+  };
+  BOOST_TEST(align(c.model, "decoder").out == align(pretrained, "decoder").out);
+  BOOST_TEST(align(c.model, "auto").out == align(c.model, "head").out);
+  BOOST_TEST(align(c.model, "head").out != align(c.model, "decoder").out);
+  const auto missing = align(pretrained, "head");
+  BOOST_TEST(missing.exit_code == 1);
+  BOOST_TEST(missing.err.find(pretrained + ": has no alignment head") != std::string::npos, missing.err);
+
+  check_bad_input(c.train({"--resume", "--alignment-head", "4", "--guided-alignment", links, "--max-updates", "30"}),
+                  c.checkpoint + ": ", "has an alignment head of 8");
+}
+
 BOOST_AUTO_TEST_CASE(resume_without_a_checkpoint) {
   Corpus c;
   check_bad_input(c.train({"--resume"}), c.checkpoint + ": ", "no checkpoint to resume from");

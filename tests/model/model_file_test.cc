@@ -75,6 +75,7 @@ BOOST_AUTO_TEST_CASE(every_attention_form_round_trips_bit_for_bit) {
       config.attention = 4;
       config.maxout = 3;
       config.attention_form = form;
+      config.alignment_head = form == nn::AttentionForm::kGeneral ? 3 : 0;  // the head's parameters too
       model::RnnSearch net(config);
       rt::randomize(net.parameters(), 11, 0.5f);
       const std::string path = (dir.path() / (std::string(nn::attention_form_name(form)) + ".bin")).string();
@@ -92,6 +93,8 @@ BOOST_AUTO_TEST_CASE(every_attention_form_round_trips_bit_for_bit) {
       for (std::size_t i = 0; i < mine.size(); ++i) BOOST_TEST((mine[i]->value == theirs[i]->value), mine[i]->name);
       BOOST_TEST((first_steps(net) == first_steps(*loaded.model)));
       BOOST_TEST(loaded.model->has_attention() == (form != nn::AttentionForm::kNone));
+      BOOST_TEST(loaded.model->config().alignment_head == config.alignment_head);
+      BOOST_TEST(loaded.model->has_alignment_head() == (form == nn::AttentionForm::kGeneral));
     }
   }
 }
@@ -109,6 +112,7 @@ BOOST_AUTO_TEST_CASE(a_format_1_file_is_an_additive_model) {
   const auto loaded = model::read_model_file(path);
   const model::ModelConfig& config = loaded.model->config();
   BOOST_TEST((config.attention_form == nn::AttentionForm::kAdditive));
+  BOOST_TEST(config.alignment_head == 0);
   BOOST_TEST(config.summary() == "emb 8, enc 8x2, dec 16, att additive 8, maxout 8, vocab 10/10");
   const auto ids = [&](const std::vector<std::string>& tokens) {
     std::vector<std::int32_t> out;

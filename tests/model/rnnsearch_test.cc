@@ -253,6 +253,90 @@ BOOST_AUTO_TEST_CASE(guided_alignment_cost_is_the_attention_cross_entropy_of_the
   BOOST_TEST(std::fabs((guided - plain) - 0.25 * cost) < 1e-5 * cost);
 }
 
+// The alignment head, trained alone: the head-only loss is the guided cost of its
+// weights beta; its gradient reaches the head's parameters (checked by central
+// differences, coordinate by coordinate) and nothing else.
+BOOST_AUTO_TEST_CASE(alignment_head_gradients_and_a_frozen_translation_model) {
+  model::ModelConfig config = tiny_config(false);
+  config.alignment_head = 4;
+  model::RnnSearch net(config);
+  rt::randomize(net.parameters(), 17, 0.5f);
+  const data::Batch batch = data::make_batch(tiny_aligned_corpus(), {0, 1, 2});
+  model::LossOptions options;
+  options.alignment_head_only = true;
+  options.guided_alignment_weight = 0.5f;
+  options.dropout = 0.3f;  // ignored: the head reads the states of a clean forward pass
+  util::Rng rng(3);
+  net.parameters().zero_gradients();
+  const nn::CrossEntropySum head = net.loss(batch, options, 1.0f, &rng);
+  BOOST_TEST(head.tokens == 9u);  // 2 + 3 + 1 target pieces and three </s>
+  std::size_t checked = 0;
+  double worst = 0.0;
+  for (nn::Parameter* p : net.parameters().all()) {
+    const bool in_head = p->name.rfind("alignment_head.", 0) == 0;
+    if (!in_head) {
+      BOOST_TEST(p->gradient.isZero(0.0f), p->name << " got a gradient from the head's cost");
+      continue;
+    }
+    for (Eigen::Index k = 0; k < p->value.size(); ++k) {
+      const float kept = p->value.data()[k];
+      p->value.data()[k] = kept + kModelStep;
+      const double up = net.loss(batch, options, 0.0f).loss;
+      p->value.data()[k] = kept - kModelStep;
+      const double down = net.loss(batch, options, 0.0f).loss;
+      p->value.data()[k] = kept;
+      const double numeric = (up - down) / (2.0 * kModelStep), analytic = p->gradient.data()[k];
+      worst = std::max(worst, std::fabs(analytic - numeric) / (0.01 + std::fabs(analytic) + std::fabs(numeric)));
+      ++checked;
+    }
+  }
+  BOOST_TEST(checked == static_cast<std::size_t>(4 * 4 + 6 * 4 + 4 + 4));  // U [2n x A'], W [(m+e) x A'], b, v
+  BOOST_TEST(worst < kModelTolerance);
+
+  // The head's cost is the cross-entropy of its own weights against the links.
+  const auto beta = net.forced_attention(batch, model::AttentionSource::kAlignmentHead);
+  const auto log_beta = [&](int pair, int t, int s) { return std::log(static_cast<double>(beta[pair](t, s)) + 1e-6); };
+  const double cost = -(0.5 * log_beta(0, 0, 0) + 0.5 * log_beta(0, 0, 2) + log_beta(0, 1, 1)) -
+                      (log_beta(1, 0, 0) + log_beta(1, 2, 0));
+  BOOST_TEST(std::fabs(head.loss - 0.5 * cost) < 1e-5 * cost);
+  // beta is a distribution over the real source positions, and not alpha.
+  const auto alpha = net.forced_attention(batch);
+  for (std::size_t b = 0; b < beta.size(); ++b) {
+    BOOST_TEST(beta[b].rows() == alpha[b].rows());
+    BOOST_TEST(beta[b].cols() == alpha[b].cols());
+    for (Eigen::Index t = 0; t < beta[b].rows(); ++t) BOOST_TEST(std::fabs(beta[b].row(t).sum() - 1.0f) < 1e-5f);
+    BOOST_TEST(!beta[b].isApprox(alpha[b], 1e-3f));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_model_without_an_alignment_head_has_none_to_train_or_read) {
+  model::RnnSearch net(tiny_config(false));
+  BOOST_TEST(!net.has_alignment_head());
+  const data::Batch batch = data::make_batch(tiny_aligned_corpus(), {0, 1, 2});
+  model::LossOptions options;
+  options.alignment_head_only = true;
+  options.guided_alignment_weight = 1.0f;
+  BOOST_CHECK_THROW(net.loss(batch, options, 1.0f), util::Error);
+  BOOST_CHECK_THROW(net.forced_attention(batch, model::AttentionSource::kAlignmentHead), util::Error);
+}
+
+// A model with a head copies the translation parameters of one without: the same
+// translation loss, and only the head's parameters left as they were.
+BOOST_AUTO_TEST_CASE(copy_matching_parameters_fills_everything_but_the_new_head) {
+  model::RnnSearch plain(tiny_config(false));
+  rt::randomize(plain.parameters(), 17, 0.5f);
+  model::ModelConfig config = tiny_config(false);
+  config.alignment_head = 4;
+  model::RnnSearch with_head(config);
+  rt::randomize(with_head.parameters(), 5, 0.5f);
+  with_head.copy_matching_parameters_from(plain);
+  const data::Batch batch = data::make_batch(tiny_corpus(), {0, 1, 2});
+  BOOST_TEST(with_head.loss(batch, {}, 0.0f).loss == plain.loss(batch, {}, 0.0f).loss);
+  BOOST_TEST(with_head.parameters().all().size() == plain.parameters().all().size() + 4);
+  model::RnnSearch other_shape(tiny_config(true));
+  BOOST_CHECK_THROW(with_head.copy_matching_parameters_from(other_shape), util::Error);
+}
+
 BOOST_AUTO_TEST_CASE(guided_alignment_without_weight_or_links_changes_nothing) {
   // Bit for bit: no term in the loss, nothing in any gradient.
   const LossAndGradients plain = loss_and_gradients(tiny_corpus(), 0.0f);

@@ -28,8 +28,10 @@ const demo::Split& split_named(const std::vector<demo::Split>& splits, const std
   return splits.front();
 }
 
-// AER of the hard attention alignments of `pairs` under the model in `path`.
-double attention_aer(const std::string& path, const std::vector<demo::SentencePair>& pairs) {
+// AER of the hard alignments of `pairs` from the decoder's attention (or the alignment
+// head's) of the model in `path`.
+double attention_aer(const std::string& path, const std::vector<demo::SentencePair>& pairs,
+                     model::AttentionSource weights = model::AttentionSource::kDecoder) {
   const auto loaded = model::read_model_file(path);
   std::vector<std::string> sources, targets;
   for (const auto& pair : pairs) {
@@ -38,6 +40,7 @@ double attention_aer(const std::string& path, const std::vector<demo::SentencePa
   }
   align::ExtractOptions options;
   options.rules.hard = true;  // each target piece to its most attended source piece
+  options.weights = weights;
   const auto lines = align::extract_alignments(*loaded.model, loaded.source_vocabulary, loaded.target_vocabulary,
                                                sources, targets, options);
   align::AlignmentScores scores;
@@ -92,6 +95,25 @@ BOOST_AUTO_TEST_CASE(guided_alignment_lowers_aer_against_the_links_it_is_given) 
                                                              << " without guidance, " << guided << " with");
   BOOST_TEST(guided < plain - 0.2);
   BOOST_TEST(guided < 0.35);
+
+  // An alignment head trained on the same links over the frozen unguided model: it reads
+  // the emitted word, so it aligns better than both, and translation is untouched.
+  const std::string plain_path = (dir.path() / "plain.bin").string();
+  config.model_path = (dir.path() / "head.bin").string();
+  config.pretrained_model = plain_path;
+  config.model.alignment_head = 32;
+  train::run_training(config);
+  const double head = attention_aer(config.model_path, test, model::AttentionSource::kAlignmentHead);
+  BOOST_TEST_MESSAGE("the alignment head over the unguided model: " << head);
+  BOOST_TEST(head < plain - 0.2);
+  BOOST_TEST(head <= guided);
+  const auto before = model::read_model_file(plain_path), after = model::read_model_file(config.model_path);
+  for (const nn::Parameter* p : before.model->parameters().all()) {
+    for (const nn::Parameter* q : after.model->parameters().all()) {
+      if (q->name == p->name) BOOST_TEST((q->value == p->value), p->name << " changed while training the head");
+    }
+  }
+  BOOST_TEST(attention_aer(config.model_path, test) == plain);  // its decoder attention is the plain model's
 }
 
 BOOST_AUTO_TEST_SUITE_END()
