@@ -8,7 +8,8 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libboost-program-options-dev libboost-serialization-dev libboost-test-dev
-  libicu-dev libeigen3-dev libopenblas-dev libdnnl-dev
+  # ocl-icd-opencl-dev: libdnnl-dev only recommends it, but its CMake config fails without it
+  libicu-dev libeigen3-dev libopenblas-dev libdnnl-dev ocl-icd-opencl-dev
   libboost-mpi-dev openmpi-bin
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(python3-torch); fi
