@@ -8,8 +8,10 @@
 # accents folded; the 37 dev and 447 test sentences appended) -> joint BPE -> IBM Model 2
 # both ways and its symmetrizations -> an En->Fr and a Fr->En model trained without
 # guidance (ROUND1_MINUTES) -> each fine-tuned with guided alignment towards the IBM
-# links (GUIDE_SYMMETRIZATION, GUIDED_MINUTES) -> pipelines/alignment-study.sh on both
-# pairs of models (every extraction rule chosen on dev) -> the report.
+# links (GUIDE_SYMMETRIZATION, GUIDED_MINUTES) -> an alignment head (nmt-train
+# --alignment-head HEAD_DIM: an attention that also reads the emitted word) trained on the
+# same links over each frozen guided model (HEAD_MINUTES) -> pipelines/alignment-study.sh
+# on the three pairs of models (every extraction rule chosen on dev) -> the report.
 
 HANSARDS_DIR ?= $(NMT_SHARED)/data/hansards
 GOLD_LINES   := 484
@@ -17,6 +19,7 @@ DEV_LINES    := 37
 H_CORPUS_CONF := $(call options_file,hansards-corpus,$(HANSARDS_DIR))
 H_TRAIN_CONF  := $(call options_file,hansards-train,$(MODEL_OPTS) $(ALIGN_TRAIN_OPTS) $(ROUND1_MINUTES))
 H_GUIDE_CONF  := $(call options_file,hansards-guide,$(GUIDE_SYMMETRIZATION) $(GUIDE_WEIGHT) $(GUIDED_MINUTES))
+H_HEAD_CONF   := $(call options_file,hansards-head,$(HEAD_DIM) $(HEAD_MINUTES))
 
 .PHONY: hansards-report
 hansards-report: $(OUT)/alignment-report.txt
@@ -105,6 +108,13 @@ $(eval $(call align_model,guided,$(SRC),$(TGT),--pretrained-model $(OUT)/unguide
 $(eval $(call align_model,guided,$(TGT),$(SRC),--pretrained-model $(OUT)/unguided.$(REV).bin \
     --guided-alignment $(OUT)/ibm2/guide.$(REV).align --guided-alignment-weight $(GUIDE_WEIGHT),$(GUIDED_MINUTES),\
     $(OUT)/unguided.$(REV).bin $(OUT)/ibm2/guide.$(REV).align $(H_GUIDE_CONF)))
+# The alignment heads: trained alone, on the same links, over the frozen guided models.
+$(eval $(call align_model,head,$(SRC),$(TGT),--pretrained-model $(OUT)/guided.$(FWD).bin --alignment-head $(HEAD_DIM) \
+    --guided-alignment $(OUT)/ibm2/guide.$(FWD).align --guided-alignment-weight 1,$(HEAD_MINUTES),\
+    $(OUT)/guided.$(FWD).bin $(OUT)/ibm2/guide.$(FWD).align $(H_HEAD_CONF)))
+$(eval $(call align_model,head,$(TGT),$(SRC),--pretrained-model $(OUT)/guided.$(REV).bin --alignment-head $(HEAD_DIM) \
+    --guided-alignment $(OUT)/ibm2/guide.$(REV).align --guided-alignment-weight 1,$(HEAD_MINUTES),\
+    $(OUT)/guided.$(REV).bin $(OUT)/ibm2/guide.$(REV).align $(H_HEAD_CONF)))
 
 # ---- The study: extraction rules chosen on dev, every variant scored on test ---------
 $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $(BIN)/nmt-align \
@@ -117,18 +127,18 @@ $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $
 # The final variants of each system (each direction with its dev-chosen rules, the
 # symmetrizations, the soft combination) and the training time of every model.
 FINAL_ROWS := '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and|combine) '
-$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(OUT)/study.unguided/study.txt $(OUT)/study.guided/study.txt
+$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,unguided guided head,$(OUT)/study.$(s)/study.txt)
 	{ echo "== hansards-align: $(SRC)-$(TGT) word alignments, $(HANSARDS_DIR)/wpt03 gold" \
 	       "(dev $(DEV_LINES) sentences chooses, test $$(($(GOLD_LINES) - $(DEV_LINES))) reports)"; \
 	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v), guide = $(GUIDE_SYMMETRIZATION):"; \
 	  cat $(OUT)/ibm2/study.txt; \
-	  for s in unguided guided; do \
+	  for s in unguided guided head; do \
 	    echo "-- attention, $$s models (rules: forward $$(cat $(OUT)/study.$$s/rules.forward)," \
 	         "reverse $$(cat $(OUT)/study.$$s/rules.reverse), combine threshold $$(cat $(OUT)/study.$$s/combine.threshold)):"; \
 	    head -n 1 $(OUT)/study.$$s/study.txt; grep -E $(FINAL_ROWS) $(OUT)/study.$$s/study.txt; \
 	  done; \
 	  echo "-- training (wall time from the logs):"; \
-	  for m in unguided.$(FWD) unguided.$(REV) guided.$(FWD) guided.$(REV); do \
+	  for m in unguided.$(FWD) unguided.$(REV) guided.$(FWD) guided.$(REV) head.$(FWD) head.$(REV); do \
 	    echo "$$m: $$(grep -E '^training ended' $(OUT)/log/$$m.log | tail -n 1)"; done; \
-	  echo "-- every rule tried: $(OUT)/study.{unguided,guided}/study.txt"; } > $@.tmp
+	  echo "-- every rule tried: $(OUT)/study.{unguided,guided,head}/study.txt"; } > $@.tmp
 	mv $@.tmp $@
