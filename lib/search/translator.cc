@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <numeric>
 
 #include "align/attention_alignment.h"
+#include "data/batch.h"
 #include "data/vocabulary.h"
 #include "math/gemm.h"
 #include "text/word_counter.h"
@@ -76,6 +78,32 @@ std::string alignment_text(const Hypothesis& h, const Source& source, const std:
   return text;
 }
 
+// The alignment head's weights (model/rnnsearch.h) of the hypotheses of one source,
+// force-decoded, in place of the decoder's: row i for target token i, </s> included when
+// the hypothesis is complete. Empty sources and translations keep what they have.
+void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>& source,
+                        std::vector<Hypothesis>& hypotheses) {
+  data::ParallelCorpus pairs;
+  std::vector<std::size_t> which;
+  for (std::size_t n = 0; n < hypotheses.size(); ++n) {
+    if (source.empty() || hypotheses[n].tokens.empty()) continue;
+    pairs.source.push_back(source);
+    pairs.target.push_back(hypotheses[n].tokens);
+    which.push_back(n);
+  }
+  if (which.empty()) return;
+  std::vector<std::size_t> all(which.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  const auto weights = model.forced_attention(data::make_batch(pairs, all), model::AttentionSource::kAlignmentHead);
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    Hypothesis& h = hypotheses[which[k]];
+    const math::Matrix& beta = weights[k];  // [(tokens + 1) x (source + 1)]
+    const Eigen::Index rows = h.complete ? beta.rows() : beta.rows() - 1;
+    h.attention.assign(static_cast<std::size_t>(rows), {});
+    for (Eigen::Index r = 0; r < rows; ++r) h.attention[static_cast<std::size_t>(r)].assign(beta.row(r).data(), beta.row(r).data() + beta.cols());
+  }
+}
+
 }  // namespace
 
 std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateConfig& config,
@@ -135,7 +163,12 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
         for (std::size_t m = 0; m < models.size(); ++m) share[m].push_back(sources[i].ids[m]);
       }
       auto out = beam_search(members[k], share, beam);
-      for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) results[i] = std::move(out[n]);
+      for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) {
+        results[i] = std::move(out[n]);
+        if (beam.attention && members[k][0]->has_alignment_head()) {
+          use_alignment_head(*members[k][0], sources[i].ids[0], results[i]);
+        }
+      }
     });
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const auto& hypotheses = results[i];

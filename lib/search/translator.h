@@ -4,7 +4,10 @@
 //   plain:        the best translation
 //   --n-best K:   K lines per input, Moses format "N ||| translation ||| F0= logp ||| score"
 //   --alignment:  " ||| " then hard links "i-j" (source index first) or soft rows
-//                 (one row of source weights per target token, weights joined by ',')
+//                 (one row of source weights per target token, weights joined by ','):
+//                 the decoder's attention, or, when the (first) model has an alignment
+//                 head (nmt-train --alignment-head), the head's weights for the chosen
+//                 translation, force-decoded (--replace-unk reads them too)
 // Lines are read in windows of mini_batch * maxi_batch, sorted by length, translated in
 // mini-batches on `threads` model replicas, and written in input order. A window also
 // ends when the input has nothing more ready (util::LineReader::ready), so a pipe that

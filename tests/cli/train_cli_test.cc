@@ -265,6 +265,20 @@ BOOST_AUTO_TEST_CASE(alignment_head_trains_over_a_frozen_pretrained_model) {
   BOOST_TEST(align(c.model, "decoder").out == align(pretrained, "decoder").out);
   BOOST_TEST(align(c.model, "auto").out == align(c.model, "head").out);
   BOOST_TEST(align(c.model, "head").out != align(c.model, "decoder").out);
+  // nmt-decode --alignment reads the head too: the same translations, and as links the
+  // head's hard alignment of each (source, translation) pair, as nmt-align gives it.
+  const auto decoded = run("nmt-decode", {"-m", c.model, "-i", c.source, "-q", "--alignment", "hard"});
+  BOOST_TEST_REQUIRE(decoded.exit_code == 0, decoded.err);
+  std::string translations, decoded_links;
+  for (std::size_t start = 0, end; (end = decoded.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string line = decoded.out.substr(start, end - start);
+    const auto bar = line.find(" ||| ");
+    translations += line.substr(0, bar) + "\n";
+    decoded_links += line.substr(bar + 5) + "\n";
+  }
+  BOOST_TEST(translations == run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q"}).out);
+  const auto hypotheses = c.dir.write("hypotheses.en", translations);
+  BOOST_TEST(decoded_links == run("nmt-align", {"-m", c.model, "-s", c.source, "-t", hypotheses, "--mode", "hard"}).out);
   const auto missing = align(pretrained, "head");
   BOOST_TEST(missing.exit_code == 1);
   BOOST_TEST(missing.err.find(pretrained + ": has no alignment head") != std::string::npos, missing.err);
