@@ -86,7 +86,7 @@ for direction in forward reverse; do
   try merge words
   try eos renormalize
   try eos null
-  for t in 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8; do try mode "--mode threshold --threshold $t"; done
+  for t in 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9; do try mode "--mode threshold --threshold $t"; done
   options > "$out/rules.$direction"
   extract "$direction" "$work/$direction" $(options)
   record "$direction" "$work/$direction" > /dev/null
@@ -102,7 +102,7 @@ soft_options() { sed -E 's/--mode [a-z]+( --threshold [0-9.]+)?//; s/--merge [a-
 "$ALIGN" -m "$fwd" -s "$work/both.$src" -t "$work/both.$tgt" -q --mode soft $(soft_options forward) -o "$work/forward.soft"
 "$ALIGN" -m "$rev" -s "$work/both.$tgt" -t "$work/both.$src" -q --mode soft $(soft_options reverse) -o "$work/reverse.soft"
 best= best_threshold=
-for t in 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.65 0.7; do
+for t in 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.65 0.7 0.75 0.8 0.85 0.9; do
   "$ALIGN" combine -i "$work/forward.soft" -j "$work/reverse.soft" --threshold "$t" -o "$work/combine"
   aer=$(record "combine_--threshold_$t" "$work/combine")
   if [ -z "$best" ] || awk -v a="$aer" -v b="$best" 'BEGIN {exit !(a < b)}'; then best=$aer best_threshold=$t; fi
