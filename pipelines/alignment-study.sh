@@ -4,7 +4,8 @@
 # --eos, --mode/--threshold), chosen one after the other on a dev set, then the
 # symmetrizations and the soft combination of both directions (nmt-align combine, its
 # threshold chosen on dev). Every row gives dev AER and test precision, recall and AER;
-# every choice is made on dev only.
+# every choice is made on dev only. A model with an alignment head (nmt-train
+# --alignment-head) is read through its head, nmt-align's default.
 #
 #   alignment-study.sh -f model.en-fr.bin -r model.fr-en.bin -d DIR -s en -t fr -o study/
 #
