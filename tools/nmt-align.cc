@@ -65,24 +65,6 @@ std::pair<std::vector<std::string>, std::vector<std::string>> read_pair(const st
   return {std::move(first), std::move(second)};
 }
 
-// --attention-source: auto (the alignment head when the model has one, else the
-// decoder's attention), decoder or head; throws util::Error naming the model file when it
-// lacks the weights asked for.
-rnnsearch::model::AttentionSource attention_source(const std::string& name, const rnnsearch::model::RnnSearch& model,
-                                                   const std::string& model_path, const std::string& need) {
-  if (name != "auto" && name != "decoder" && name != "head") {
-    throw UsageError("--attention-source must be auto, decoder or head, got '" + name + "'");
-  }
-  if (name == "head" || (name == "auto" && model.has_alignment_head())) {
-    if (!model.has_alignment_head()) {
-      throw rnnsearch::util::Error(model_path, "has no alignment head (nmt-train --alignment-head) for " + need);
-    }
-    return rnnsearch::model::AttentionSource::kAlignmentHead;
-  }
-  rnnsearch::model::require_attention(model, model_path, need);
-  return rnnsearch::model::AttentionSource::kDecoder;
-}
-
 constexpr const char* kAttentionSourceHelp =
     "the weights to read: decoder (the attention of translation), head (the alignment head of nmt-train "
     "--alignment-head) or auto (head when the model has one)";
@@ -128,7 +110,7 @@ int extract(const std::vector<std::string>& args) {
   if (cfg.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.batch_size));
   const auto [sources, targets] = read_pair(source, target);
   auto model = rnnsearch::model::read_model_file(model_path);
-  cfg.weights = attention_source(weights, *model.model, model_path, "alignments");
+  cfg.weights = rnnsearch::model::choose_attention_source(weights, *model.model, model_path, "alignments");
   auto lines = rnnsearch::align::extract_alignments(*model.model, model.source_vocabulary, model.target_vocabulary,
                                                     sources, targets, cfg);
   if (invert) {
@@ -322,7 +304,7 @@ int heatmap(const std::vector<std::string>& args) {
     chosen_targets.push_back(targets[line - 1]);
   }
   auto model = rnnsearch::model::read_model_file(model_path);
-  const auto source_of_weights = attention_source(weights, *model.model, model_path, "a heatmap");
+  const auto source_of_weights = rnnsearch::model::choose_attention_source(weights, *model.model, model_path, "a heatmap");
   const auto pairs = rnnsearch::align::attention_heatmaps(*model.model, model.source_vocabulary, model.target_vocabulary,
                                                           chosen_sources, chosen_targets, wanted, source_of_weights);
   rnnsearch::util::AtomicFileWriter writer(output);

@@ -17,7 +17,7 @@ int run(int argc, char** argv) {
   rnnsearch::search::TranslateConfig cfg;
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> model_paths;
-  std::string input = "-", output = "-";
+  std::string input = "-", output = "-", attention_source = "auto";
   int n_best = 0;
   po::options_description options("Options");
   options.add_options()
@@ -35,7 +35,10 @@ int run(int argc, char** argv) {
       ("mini-batch", po::value(&cfg.beam.batch_size)->default_value(cfg.beam.batch_size), "sentences translated together (1 = each line at once)")
       ("maxi-batch", po::value(&cfg.maxi_batch)->default_value(cfg.maxi_batch), "mini-batches per window sorted by length")
       ("alignment", po::value(&cfg.alignment), "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
-      ("replace-unk", po::bool_switch(&cfg.replace_unknown), "replace <unk> in the output by the most attended source token");
+      ("replace-unk", po::bool_switch(&cfg.replace_unknown), "replace <unk> in the output by the most attended source token")
+      ("attention-source", po::value(&attention_source)->default_value(attention_source),
+       "the weights of --alignment and --replace-unk: decoder (the attention of the search), head (the first model's "
+       "alignment head, nmt-train --alignment-head, on the chosen translation) or auto (head when it has one)");
   rnnsearch::util::add_common_options(options, common);
   const rnnsearch::util::ToolInfo tool{
       "nmt-decode",
@@ -61,6 +64,7 @@ int run(int argc, char** argv) {
   if (!cfg.alignment.empty() && cfg.alignment != "hard" && cfg.alignment != "soft") {
     throw UsageError("--alignment must be hard or soft, got '" + cfg.alignment + "'");
   }
+  rnnsearch::model::check_attention_source_name(attention_source);
   cfg.n_best_output = n_best > 0;
   cfg.beam.n_best = std::max(1, n_best);
   cfg.threads = common.resolved_threads();
@@ -75,6 +79,12 @@ int run(int argc, char** argv) {
     }
     if (!cfg.alignment.empty()) rnnsearch::model::require_attention(*models.back().model, path, "--alignment");
     if (cfg.replace_unknown) rnnsearch::model::require_attention(*models.back().model, path, "--replace-unk");
+  }
+  if (!cfg.alignment.empty() || cfg.replace_unknown) {
+    cfg.alignment_head = rnnsearch::model::choose_attention_source(attention_source, *models.front().model,
+                                                                  model_paths.front(),
+                                                                  cfg.alignment.empty() ? "--replace-unk" : "--alignment") ==
+                         rnnsearch::model::AttentionSource::kAlignmentHead;
   }
   const bool quiet = common.quiet;
   rnnsearch::search::translate_stream(models, cfg, input, output, [quiet](const std::string& warning) {

@@ -171,4 +171,23 @@ void require_attention(const RnnSearch& model, const std::string& path, const st
   }
 }
 
+void check_attention_source_name(const std::string& name) {
+  if (name != "auto" && name != "decoder" && name != "head") {
+    throw util::UsageError("--attention-source must be auto, decoder or head, got '" + name + "'");
+  }
+}
+
+AttentionSource choose_attention_source(const std::string& name, const RnnSearch& model, const std::string& path,
+                                        const std::string& need) {
+  check_attention_source_name(name);
+  if (name == "head" || (name == "auto" && model.has_alignment_head())) {
+    if (!model.has_alignment_head()) {
+      throw util::Error(path, "has no alignment head (nmt-train --alignment-head) for " + need);
+    }
+    return AttentionSource::kAlignmentHead;
+  }
+  require_attention(model, path, need);
+  return AttentionSource::kDecoder;
+}
+
 }  // namespace rnnsearch::model

@@ -46,4 +46,15 @@ LoadedModel read_model_file(const std::string& path, FileKind kind = FileKind::k
 // "PATH: trained with --attention none, the model has no attention weights for NEED".
 void require_attention(const RnnSearch& model, const std::string& path, const std::string& need);
 
+// The weights a tool reads for NEED, from --attention-source NAME: "auto" (the alignment
+// head when the model has one, else the decoder's attention), "decoder" or "head". Throws
+// util::UsageError for another name, and util::Error naming `path` when the model lacks
+// the weights asked for ("PATH: has no alignment head (nmt-train --alignment-head) for
+// NEED", or require_attention's message).
+AttentionSource choose_attention_source(const std::string& name, const RnnSearch& model, const std::string& path,
+                                        const std::string& need);
+
+// Throws util::UsageError unless `name` is auto, decoder or head.
+void check_attention_source_name(const std::string& name);
+
 }  // namespace rnnsearch::model

@@ -165,7 +165,7 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
       auto out = beam_search(members[k], share, beam);
       for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) {
         results[i] = std::move(out[n]);
-        if (beam.attention && members[k][0]->has_alignment_head()) {
+        if (beam.attention && config.alignment_head && members[k][0]->has_alignment_head()) {
           use_alignment_head(*members[k][0], sources[i].ids[0], results[i]);
         }
       }

@@ -28,6 +28,7 @@ struct TranslateConfig {
   bool n_best_output = false;    // Moses n-best lines instead of plain translations
   std::string alignment;         // "", "hard" or "soft"
   bool replace_unknown = false;  // <unk> in the output becomes the most attended source token
+  bool alignment_head = true;    // the first model's alignment head, when it has one, gives the weights of both
   std::size_t max_length = 100;  // longer sources are truncated (with a warning naming the line)
   int threads = 1;
 };

@@ -279,6 +279,15 @@ BOOST_AUTO_TEST_CASE(alignment_head_trains_over_a_frozen_pretrained_model) {
   BOOST_TEST(translations == run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q"}).out);
   const auto hypotheses = c.dir.write("hypotheses.en", translations);
   BOOST_TEST(decoded_links == run("nmt-align", {"-m", c.model, "-s", c.source, "-t", hypotheses, "--mode", "hard"}).out);
+  const auto decoder_links = run("nmt-decode", {"-m", c.model, "-i", c.source, "-q", "--alignment", "hard",
+                                               "--attention-source", "decoder"});
+  BOOST_TEST(decoder_links.out == run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q", "--alignment", "hard"}).out);
+  const auto no_head = run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q", "--alignment", "hard",
+                                          "--attention-source", "head"});
+  BOOST_TEST(no_head.exit_code == 1);
+  BOOST_TEST(no_head.err.find(pretrained + ": has no alignment head (nmt-train --alignment-head) for --alignment") !=
+                 std::string::npos, no_head.err);
+  BOOST_TEST(run("nmt-decode", {"-m", c.model, "-i", c.source, "--attention-source", "both"}).exit_code == 2);
   const auto missing = align(pretrained, "head");
   BOOST_TEST(missing.exit_code == 1);
   BOOST_TEST(missing.err.find(pretrained + ": has no alignment head") != std::string::npos, missing.err);
