@@ -81,17 +81,24 @@ void fill_dropout(math::Matrix& mask, Eigen::Index rows, Eigen::Index cols, floa
 
 constexpr float kGuidedAlignmentEpsilon = 1e-6f;  // log(alpha + eps): a zero weight costs a finite amount
 
-// -sum_{b,j} g_ij log(alpha_bj + eps) of step i (alpha: [B x S], guide: [(T*B) x S]);
-// sets has_links when a target row of the step has links.
-double guided_step_cost(const math::Matrix& alpha, const math::Matrix& guide, int i, bool& has_links) {
-  const Eigen::Index B = alpha.rows(), S = alpha.cols();
+// The guided-alignment cost of the weights of every step (steps[i].weights: [B x S]):
+// -sum_{i,b,j} g_ij log(alpha_bj + eps), guide: [(T*B) x S] (checked). linked_steps[i]
+// is set when a target row of step i has links (its backward has a term).
+double guided_cost(const std::vector<nn::Attention::StepCache>& steps, const math::Matrix& guide, int T,
+                   std::vector<char>& linked_steps) {
+  linked_steps.assign(static_cast<std::size_t>(T), 0);
   double cost = 0.0;
-  for (Eigen::Index b = 0; b < B; ++b) {
-    const auto gold = guide.row(static_cast<Eigen::Index>(i) * B + b);
-    for (Eigen::Index j = 0; j < S; ++j) {
-      if (gold(j) == 0.0f) continue;
-      cost -= static_cast<double>(gold(j)) * std::log(static_cast<double>(alpha(b, j) + kGuidedAlignmentEpsilon));
-      has_links = true;
+  for (int i = 0; i < T; ++i) {
+    const math::Matrix& alpha = steps[static_cast<std::size_t>(i)].weights;
+    const Eigen::Index B = alpha.rows(), S = alpha.cols();
+    if (i == 0) math::check_shape(guide, static_cast<Eigen::Index>(T) * B, S, "guided alignment (Batch::guide)");
+    for (Eigen::Index b = 0; b < B; ++b) {
+      const auto gold = guide.row(static_cast<Eigen::Index>(i) * B + b);
+      for (Eigen::Index j = 0; j < S; ++j) {
+        if (gold(j) == 0.0f) continue;
+        cost -= static_cast<double>(gold(j)) * std::log(static_cast<double>(alpha(b, j) + kGuidedAlignmentEpsilon));
+        linked_steps[static_cast<std::size_t>(i)] = 1;
+      }
     }
   }
   return cost;
@@ -312,15 +319,8 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
     throw util::Error("guided alignment needs attention weights; a model with --attention none has none");
   }
   if (guided) {
-    math::check_shape(batch.guide, TB, S, "guided alignment (Batch::guide)");
-    w.guided_steps.assign(static_cast<std::size_t>(T), 0);
-    double cost = 0.0;
-    for (int i = 0; i < T; ++i) {
-      bool has_links = false;
-      cost += guided_step_cost(w.attention_steps[i].weights, batch.guide, i, has_links);
-      w.guided_steps[static_cast<std::size_t>(i)] = has_links ? 1 : 0;
-    }
-    result.loss += static_cast<double>(options.guided_alignment_weight) * cost;
+    result.loss += static_cast<double>(options.guided_alignment_weight) *
+                   guided_cost(w.attention_steps, batch.guide, T, w.guided_steps);
   }
   if (!backward) return result;
 
@@ -425,15 +425,8 @@ nn::CrossEntropySum RnnSearch::alignment_head_loss(const data::Batch& batch, con
   result.tokens = static_cast<std::size_t>((batch.target_mask.array() != 0.0f).count());
   const bool guided = options.guided_alignment_weight != 0.0f && batch.guide.size() > 0;
   if (!guided) return result;
-  math::check_shape(batch.guide, TB, S, "guided alignment (Batch::guide)");
-  w.guided_steps.assign(static_cast<std::size_t>(T), 0);
-  double cost = 0.0;
-  for (int i = 0; i < T; ++i) {
-    bool has_links = false;
-    cost += guided_step_cost(w.head_steps[i].weights, batch.guide, i, has_links);
-    w.guided_steps[static_cast<std::size_t>(i)] = has_links ? 1 : 0;
-  }
-  result.loss = static_cast<double>(options.guided_alignment_weight) * cost;
+  result.loss = static_cast<double>(options.guided_alignment_weight) *
+                guided_cost(w.head_steps, batch.guide, T, w.guided_steps);
   if (gradient_scale == 0.0f) return result;
 
   // Backward into the head's parameters only: the input gradients go to scratch.

@@ -100,7 +100,9 @@ void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>
     const math::Matrix& beta = weights[k];  // [(tokens + 1) x (source + 1)]
     const Eigen::Index rows = h.complete ? beta.rows() : beta.rows() - 1;
     h.attention.assign(static_cast<std::size_t>(rows), {});
-    for (Eigen::Index r = 0; r < rows; ++r) h.attention[static_cast<std::size_t>(r)].assign(beta.row(r).data(), beta.row(r).data() + beta.cols());
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      h.attention[static_cast<std::size_t>(r)].assign(beta.row(r).data(), beta.row(r).data() + beta.cols());
+    }
   }
 }
 

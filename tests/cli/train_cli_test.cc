@@ -64,6 +64,16 @@ struct Corpus {
   }
 };
 
+// Monotone links over the source words of each line of kSource: 30 links, every pair linked.
+std::string monotone_links() {
+  std::string links;
+  for (const int words : {2, 2, 2, 2, 3, 3, 2, 2, 3, 3, 3, 3}) {
+    for (int k = 0; k < words; ++k) links += (k ? " " : "") + std::to_string(k) + "-" + std::to_string(k);
+    links += "\n";
+  }
+  return links;
+}
+
 // Exit 1 and exactly one line on stderr, "nmt-train: " + `location` + ...
 void check_bad_input(const rt::ProcessResult& r, const std::string& location, const std::string& detail) {
   BOOST_TEST(r.exit_code == 1, r.err);
@@ -171,12 +181,7 @@ BOOST_AUTO_TEST_CASE(token_missing_from_the_vocabulary) {
 
 BOOST_AUTO_TEST_CASE(guided_alignment_file) {
   Corpus c;
-  // Monotone links over the source words of each line: 30 links, every pair linked.
-  std::string good;
-  for (const int words : {2, 2, 2, 2, 3, 3, 2, 2, 3, 3, 3, 3}) {
-    for (int k = 0; k < words; ++k) good += (k ? " " : "") + std::to_string(k) + "-" + std::to_string(k);
-    good += "\n";
-  }
+  const std::string good = monotone_links();
   const auto links = c.dir.write("train.align", good);
   const auto malformed = c.dir.write("malformed.align", "0-0\n0-0 1=1\n");
   const auto outside = c.dir.write("outside.align", "0-0\n0-0\n0-0\n0-0\n3-0\n");
@@ -235,12 +240,7 @@ BOOST_AUTO_TEST_CASE(pretrained_model_is_the_starting_point_of_fine_tuning) {
 // without a model or links, or with another size than the model's, it is refused.
 BOOST_AUTO_TEST_CASE(alignment_head_trains_over_a_frozen_pretrained_model) {
   Corpus c;
-  std::string monotone;
-  for (const int words : {2, 2, 2, 2, 3, 3, 2, 2, 3, 3, 3, 3}) {
-    for (int k = 0; k < words; ++k) monotone += (k ? " " : "") + std::to_string(k) + "-" + std::to_string(k);
-    monotone += "\n";
-  }
-  const auto links = c.dir.write("train.align", monotone);
+  const auto links = c.dir.write("train.align", monotone_links());
   BOOST_TEST_REQUIRE(c.train({"--max-updates", "30", "--seed", "5"}).exit_code == 0);
   const std::string pretrained = c.path("pretrained.bin");
   std::filesystem::rename(c.model, pretrained);
