@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "math/row_stable_gemm.h"
 #include "math/shape_check.h"
 #include "util/error.h"
 
@@ -21,6 +22,8 @@ CBLAS_TRANSPOSE to_cblas(Transpose t) { return t == Transpose::kYes ? CblasTrans
 #endif
 
 std::atomic<std::uint64_t> multiply_adds{0};  // relaxed: a statistic, not a synchronization
+thread_local bool row_stable = false;           // a RowStableProducts lives in this thread
+std::atomic<bool> row_stable_allowed{true};
 
 }  // namespace
 
@@ -29,6 +32,10 @@ void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, cons
   if (m == 0 || n == 0) return;
   multiply_adds.fetch_add(static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(k),
                           std::memory_order_relaxed);
+  if (row_stable && ta == Transpose::kNo && row_stable_allowed.load(std::memory_order_relaxed)) {
+    row_stable_gemm(tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
 #ifdef RNNSEARCH_GEMM_ONEDNN
   const dnnl_status_t status = dnnl_sgemm(ta == Transpose::kYes ? 'T' : 'N', tb == Transpose::kYes ? 'T' : 'N', m, n, k,
                                           alpha, a, lda, b, ldb, beta, c, ldc);
@@ -55,6 +62,12 @@ void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& 
            static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),
            static_cast<int>(c.cols()));
 }
+
+RowStableProducts::RowStableProducts() : previous_(row_stable) { row_stable = true; }
+
+RowStableProducts::~RowStableProducts() { row_stable = previous_; }
+
+void allow_row_stable_products(bool allowed) { row_stable_allowed.store(allowed, std::memory_order_relaxed); }
 
 double gemm_flops_done() { return 2.0 * static_cast<double>(multiply_adds.load(std::memory_order_relaxed)); }
 

@@ -33,4 +33,25 @@ int gemm_threads();
 // "oneDNN sgemm" or "OpenBLAS": which library multiplies (chosen when building).
 const char* gemm_backend();
 
+// While one of these lives, every product the calling thread makes with op(A) = A goes
+// through row_stable_gemm: each row of C is the same bits whatever the rows beside it.
+// Inference holds one (RnnSearch::encode, decoder_step, forced_attention), so that a
+// sentence's scores and weights do not depend on its batch; training, which prints no
+// per-sentence numbers, keeps the backend's faster kernels. Scopes nest.
+class RowStableProducts {
+ public:
+  RowStableProducts();
+  ~RowStableProducts();
+  RowStableProducts(const RowStableProducts&) = delete;
+  RowStableProducts& operator=(const RowStableProducts&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// Off: RowStableProducts scopes change nothing, so inference multiplies with the backend
+// and its numbers depend on the batch again. Only for benchmarks that measure what row
+// stability costs; on by default.
+void allow_row_stable_products(bool allowed);
+
 }  // namespace rnnsearch::math

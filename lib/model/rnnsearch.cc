@@ -452,6 +452,7 @@ nn::CrossEntropySum RnnSearch::alignment_head_loss(const data::Batch& batch, con
 }
 
 std::vector<math::Matrix> RnnSearch::forced_attention(const data::Batch& batch, AttentionSource source) {
+  const math::RowStableProducts row_stable;  // a pair's weights do not depend on its batch
   const bool head = source == AttentionSource::kAlignmentHead;
   if (head && !has_alignment_head()) {
     throw util::Error("the model has no alignment head (nmt-train --alignment-head): nothing to align with");
@@ -476,6 +477,7 @@ std::vector<math::Matrix> RnnSearch::forced_attention(const data::Batch& batch, 
 }
 
 void RnnSearch::encode(const std::vector<std::int32_t>& source, const math::Matrix& source_mask, EncoderOutput& out) {
+  const math::RowStableProducts row_stable;  // a sentence's annotations do not depend on its batch
   const int B = static_cast<int>(source_mask.cols());
   out.sentences = B;
   out.source_length = static_cast<int>(source_mask.rows());
@@ -508,6 +510,7 @@ void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, Enc
 void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
                              const math::Matrix& state, math::Matrix& log_probs, math::Matrix& next_state,
                              math::Matrix& weights) {
+  const math::RowStableProducts row_stable;  // a hypothesis's scores do not depend on its batch
   Workspace& w = *work_;
   const int B = encoded.sentences, e = config_.embedding, D = 2 * config_.encoder_hidden;
   if (static_cast<int>(previous.size()) != B) {

@@ -46,6 +46,30 @@ cmp "$work/one.greedy" "$work/four.greedy" || fail "greedy decode with alignment
 cmp "$work/one.nbest" "$work/five.nbest" || fail "n-best over 5 shards differs (numbering?)"
 grep -q '^102 |||' "$work/five.nbest" || fail "the last sentence's n-best number is not 102"
 
+echo "== the same bytes whatever the mini-batch and the threads (a sentence's numbers ignore its neighbours)"
+# --maxi-batch 1 keeps the input order inside each mini-batch, so mini-batches of 7
+# and 32 put each sentence beside other sentences, at other rows.
+for what in "nbest" "soft" "align-soft" "align-hard"; do
+  first=""
+  for batch in 1 7 32 64; do
+    for threads in 1 2; do
+      out=$work/inv.$what.$batch.$threads
+      case $what in
+        nbest) "$bin/nmt-decode" -m "$model" --n-best 3 --mini-batch "$batch" --maxi-batch 1 --threads "$threads" -q \
+                 < "$work/test.src" > "$out" ;;
+        soft) "$bin/nmt-decode" -m "$model" -b 4 --alignment soft --mini-batch "$batch" --threads "$threads" -q \
+                < "$work/test.src" > "$out" ;;
+        align-*) "$bin/nmt-align" -m "$model" -s "$work/test.src" -t "$work/test.tgt" --mode "${what#align-}" \
+                   --mini-batch "$batch" --threads "$threads" -q > "$out" ;;
+      esac
+      if [ -z "$first" ]; then first=$out; continue; fi
+      cmp -s "$first" "$out" || fail "$what: --mini-batch $batch --threads $threads differs from --mini-batch 1 --threads 1"
+    done
+  done
+done
+grep -q 'F0=' "$work/inv.nbest.1.1" && grep -q ' ||| 0\.[0-9]' "$work/inv.soft.1.1" \
+  || fail "the n-best lists or the soft alignments have no scores to compare"
+
 echo "== decode: more processes than lines, an empty input"
 head -3 "$work/test.src" > "$work/three-lines.src"
 "$bin/nmt-decode" -m "$model" -q < "$work/three-lines.src" > "$work/three-lines.one"

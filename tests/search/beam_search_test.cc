@@ -130,15 +130,30 @@ BOOST_AUTO_TEST_CASE(n_best_scores_are_the_models_scores_best_first) {
 }
 
 BOOST_AUTO_TEST_CASE(batched_search_equals_one_sentence_at_a_time) {
+  // Every hypothesis of the n-best list, its scores and its attention, to the bit: a
+  // sentence's numbers must not depend on the sentences searched beside it.
   TrainedReversal task;
-  search::BeamOptions batched, single;
-  batched.beam_size = single.beam_size = 4;
-  batched.batch_size = 40;
-  single.batch_size = 1;
   const std::vector<std::vector<std::int32_t>> some(task.sources.begin(), task.sources.begin() + 80);
-  const auto a = search::beam_search(*task.loaded.model, some, batched);
-  const auto b = search::beam_search(*task.loaded.model, some, single);
-  for (std::size_t i = 0; i < some.size(); ++i) BOOST_TEST((a[i][0].tokens == b[i][0].tokens), "sentence " << i);
+  search::BeamOptions options;
+  options.beam_size = 4;
+  options.n_best = 4;
+  options.attention = true;
+  options.batch_size = 1;
+  const auto single = search::beam_search(*task.loaded.model, some, options);
+  for (const int batch : {7, 40}) {
+    options.batch_size = batch;
+    const auto batched = search::beam_search(*task.loaded.model, some, options);
+    for (std::size_t i = 0; i < some.size(); ++i) {
+      BOOST_TEST_INFO("sentence " << i << ", batches of " << batch);
+      BOOST_TEST_REQUIRE(batched[i].size() == single[i].size());
+      for (std::size_t h = 0; h < single[i].size(); ++h) {
+        BOOST_TEST((batched[i][h].tokens == single[i][h].tokens));
+        BOOST_TEST(batched[i][h].log_probability == single[i][h].log_probability);
+        BOOST_TEST(batched[i][h].score == single[i][h].score);
+        BOOST_TEST((batched[i][h].attention == single[i][h].attention));
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_have_low_aer) {
