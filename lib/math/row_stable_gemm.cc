@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kTileRows = 6;     // rows of c held in registers at once
 constexpr int kTileCols = 16;    // columns of c held in registers at once (two 8-float vectors)
-constexpr int kDepth = 128;      // k block: a tile's rows of b stay in cache and in the TLB
+constexpr int kDepth = 256;      // k block: a packed panel of b (16 KB) stays in L1
 constexpr int kLanes = 8;        // partial sums of a dot product (op(b) = b^T)
 constexpr int kTileSize = kTileRows * kTileCols;
 
@@ -42,16 +42,11 @@ void write_tile(const TilePass& pass, const float* sums, float* c, int ldc) {
 
 #ifdef RNNSEARCH_ROW_STABLE_AVX2
 
-inline __m256i lane_mask(int count) {  // the first `count` lanes (0..8) on
-  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), index);
-}
-
 // For each k of the block: broadcast a(r, k) and add its product with b's row k, one
 // fused multiply-add per element of c. The accumulators are named variables, not an
 // array: GCC 12 keeps an array of __m256 on the stack and stores it every iteration.
-template <int R, bool kFullWidth>
-void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const float* b, int ldb, float* sums,
+template <int R>
+void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const float* panel, long ldp, float* sums,
                float* c, int ldc) {
   static_assert(R >= 1 && R <= kTileRows, "a tile has 1 to 6 rows");
   __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
@@ -66,13 +61,10 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
     RNNSEARCH_LOAD_ROW(3) RNNSEARCH_LOAD_ROW(4) RNNSEARCH_LOAD_ROW(5)
 #undef RNNSEARCH_LOAD_ROW
   }
-  const __m256i m0 = lane_mask(std::min(pass.cols, 8)), m1 = lane_mask(std::max(pass.cols - 8, 0));
   const float* a0 = a;
   const long step = lda;
   for (int p = 0; p < depth; ++p) {
-    const float* brow = b + static_cast<long>(p) * ldb;
-    const __m256 b0 = kFullWidth ? _mm256_loadu_ps(brow) : _mm256_maskload_ps(brow, m0);
-    const __m256 b1 = kFullWidth ? _mm256_loadu_ps(brow + 8) : _mm256_maskload_ps(brow + 8, m1);
+    const __m256 b0 = _mm256_loadu_ps(panel + p * ldp), b1 = _mm256_loadu_ps(panel + p * ldp + 8);
 #define RNNSEARCH_FMA_ROW(r)                                      \
   if constexpr (R > r) {                                          \
     const __m256 x = _mm256_broadcast_ss(a0 + r * step + p);      \
@@ -82,6 +74,23 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
     RNNSEARCH_FMA_ROW(0) RNNSEARCH_FMA_ROW(1) RNNSEARCH_FMA_ROW(2)
     RNNSEARCH_FMA_ROW(3) RNNSEARCH_FMA_ROW(4) RNNSEARCH_FMA_ROW(5)
 #undef RNNSEARCH_FMA_ROW
+  }
+  if (pass.last && pass.cols == kTileCols) {  // c = alpha * sum + beta * c, as finish() computes it
+    const __m256 alpha = _mm256_set1_ps(pass.alpha), beta = _mm256_set1_ps(pass.beta);
+    const auto out = [&](const __m256 sum, float* to) {
+      __m256 value = pass.alpha == 1.0f ? sum : _mm256_mul_ps(alpha, sum);
+      if (pass.beta != 0.0f) value = _mm256_add_ps(_mm256_mul_ps(alpha, sum), _mm256_mul_ps(beta, _mm256_loadu_ps(to)));
+      _mm256_storeu_ps(to, value);
+    };
+#define RNNSEARCH_WRITE_ROW(r)                                  \
+  if constexpr (R > r) {                                        \
+    out(c##r##0, c + static_cast<long>(r) * ldc);               \
+    out(c##r##1, c + static_cast<long>(r) * ldc + 8);           \
+  }
+    RNNSEARCH_WRITE_ROW(0) RNNSEARCH_WRITE_ROW(1) RNNSEARCH_WRITE_ROW(2)
+    RNNSEARCH_WRITE_ROW(3) RNNSEARCH_WRITE_ROW(4) RNNSEARCH_WRITE_ROW(5)
+#undef RNNSEARCH_WRITE_ROW
+    return;
   }
 #define RNNSEARCH_STORE_ROW(r)                                  \
   if constexpr (R > r) {                                        \
@@ -109,14 +118,14 @@ inline float lane_dot(const float* x, const float* y, int k) {
 
 #else  // the same arithmetic one element at a time: std::fma rounds once, as the vector form does
 
-template <int R, bool kFullWidth>
-void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const float* b, int ldb, float* sums,
+template <int R>
+void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const float* panel, long ldp, float* sums,
                float* c, int ldc) {
   for (int r = 0; r < R; ++r) {
     for (int j = 0; j < pass.cols; ++j) {
       float sum = pass.first ? 0.0f : sums[r * kTileCols + j];
       for (int p = 0; p < depth; ++p) {
-        sum = std::fma(a[static_cast<long>(r) * lda + p], b[static_cast<long>(p) * ldb + j], sum);
+        sum = std::fma(a[static_cast<long>(r) * lda + p], panel[p * ldp + j], sum);
       }
       sums[r * kTileCols + j] = sum;
     }
@@ -137,19 +146,31 @@ inline float lane_dot(const float* x, const float* y, int k) {
 
 #endif
 
-using TileFunction = void (*)(const TilePass&, int, const float*, int, const float*, int, float*, float*, int);
-template <bool kFullWidth>
-constexpr TileFunction kTiles[kTileRows + 1] = {
-    nullptr, tile_pass<1, kFullWidth>, tile_pass<2, kFullWidth>, tile_pass<3, kFullWidth>,
-    tile_pass<4, kFullWidth>, tile_pass<5, kFullWidth>, tile_pass<6, kFullWidth>};
+using TileFunction = void (*)(const TilePass&, int, const float*, int, const float*, long, float*, float*, int);
+constexpr TileFunction kTiles[kTileRows + 1] = {nullptr,      tile_pass<1>, tile_pass<2>, tile_pass<3>,
+                                                tile_pass<4>, tile_pass<5>, tile_pass<6>};
+
+// b[k0 .. k0+depth) x [j, j+cols) copied into `panel` ([depth x 16], 16 floats a row,
+// columns past cols zero): the tiles then read b in order from one aligned buffer
+// instead of one cache line (or two) per row of a large matrix. One or two full-width tiles
+// reads b in place: copying would cost as much as the product.
+void pack_panel(const float* b, int ldb, int depth, int cols, float* panel) {
+  for (int p = 0; p < depth; ++p) {
+    const float* from = b + static_cast<long>(p) * ldb;
+    float* to = panel + p * kTileCols;
+    std::copy(from, from + cols, to);
+    std::fill(to + cols, to + kTileCols, 0.0f);
+  }
+}
 
 // op(b) = b: blocks of 48 rows of c outside, so their running sums (48 x n) stay in L2;
-// then k blocks, so that a block's rows of b are read in order; then column panels, so a
-// panel of b (128 x 16) stays in L1 for all row tiles.
+// then k blocks, so that a block's rows of b are read in order; then column panels,
+// packed once and kept in L1 for all row tiles of the block.
 void multiply_plain(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb, float beta,
                     float* c, int ldc) {
   constexpr int kBlockTiles = 8;
   thread_local std::vector<float> sums;  // the running sums of every tile between k blocks
+  alignas(64) thread_local float panel[kDepth * kTileCols];
   const int row_tiles = (m + kTileRows - 1) / kTileRows, panels = (n + kTileCols - 1) / kTileCols;
   const std::size_t needed = static_cast<std::size_t>(std::min(row_tiles, kBlockTiles)) * panels * kTileSize;
   if (sums.size() < needed) sums.resize(needed);
@@ -157,16 +178,18 @@ void multiply_plain(int m, int n, int k, float alpha, const float* a, int lda, c
     const int tiles = std::min(kBlockTiles, row_tiles - first_tile);
     for (int k0 = 0; k0 < std::max(k, 1); k0 += kDepth) {
       const int depth = std::min(kDepth, k - k0);
-      for (int panel = 0; panel < panels; ++panel) {
-        const int j = panel * kTileCols;
+      for (int p = 0; p < panels; ++p) {
+        const int j = p * kTileCols, cols = std::min(kTileCols, n - j);
+        const float* block = b + static_cast<long>(k0) * ldb + j;
+        const bool in_place = tiles <= 2 && cols == kTileCols;
+        if (!in_place) pack_panel(block, ldb, depth, cols, panel);
         for (int tile = 0; tile < tiles; ++tile) {
           const int i = (first_tile + tile) * kTileRows;
-          const TilePass pass{k0 == 0, k0 + kDepth >= k, alpha, beta, std::min(kTileRows, m - i),
-                              std::min(kTileCols, n - j)};
-          const TileFunction run = pass.cols == kTileCols ? kTiles<true>[pass.rows] : kTiles<false>[pass.rows];
-          run(pass, depth, a + static_cast<long>(i) * lda + k0, lda, b + static_cast<long>(k0) * ldb + j, ldb,
-              sums.data() + (static_cast<std::size_t>(tile) * panels + panel) * kTileSize,
-              c + static_cast<long>(i) * ldc + j, ldc);
+          const TilePass pass{k0 == 0, k0 + kDepth >= k, alpha, beta, std::min(kTileRows, m - i), cols};
+          kTiles[pass.rows](pass, depth, a + static_cast<long>(i) * lda + k0, lda, in_place ? block : panel,
+                            in_place ? ldb : kTileCols,
+                            sums.data() + (static_cast<std::size_t>(tile) * panels + p) * kTileSize,
+                            c + static_cast<long>(i) * ldc + j, ldc);
         }
       }
     }
