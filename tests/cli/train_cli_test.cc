@@ -226,7 +226,10 @@ BOOST_AUTO_TEST_CASE(pretrained_model_is_the_starting_point_of_fine_tuning) {
   const auto tuned = c.train({"--pretrained-model", pretrained, "--max-updates", "1", "-l", "1e-12", "--seed", "9"});
   BOOST_TEST_REQUIRE(tuned.exit_code == 0, tuned.err);
   auto decode = [&](const std::string& model) {
-    return rt::run_process({rt::tool_path("nmt-decode"), "-m", model, "-i", c.source, "-q"}).out;
+    const auto result = rt::run_process({rt::tool_path("nmt-decode"), "-m", model, "-i", c.source, "-q"});
+    BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
+    BOOST_TEST_REQUIRE(!result.out.empty());
+    return result.out;
   };
   BOOST_TEST(decode(c.model) == decode(pretrained));
   const std::string other_vocab = c.dir.write("other.vocab", "haus 3\nkatze 2\n");
@@ -257,14 +260,24 @@ BOOST_AUTO_TEST_CASE(alignment_head_trains_over_a_frozen_pretrained_model) {
     argv.insert(argv.end(), args.begin(), args.end());
     return rt::run_process(argv, c.dir.path().string());
   };
-  BOOST_TEST(run("nmt-decode", {"-m", c.model, "-i", c.source, "-q"}).out ==
-             run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q"}).out);
+  // A run whose output is compared: equal outputs of two failures would prove nothing.
+  auto ok = [&](const std::string& tool, const std::vector<std::string>& args) {
+    auto result = run(tool, args);
+    BOOST_TEST_REQUIRE(result.exit_code == 0, tool << " failed: " << result.err);
+    BOOST_TEST_REQUIRE(!result.out.empty(), tool << " printed nothing");
+    return result;
+  };
+  BOOST_TEST(ok("nmt-decode", {"-m", c.model, "-i", c.source, "-q"}).out ==
+             ok("nmt-decode", {"-m", pretrained, "-i", c.source, "-q"}).out);
   const auto align = [&](const std::string& model, const std::string& weights) {
     return run("nmt-align", {"-m", model, "-s", c.source, "-t", c.target, "--mode", "soft", "--attention-source", weights});
   };
-  BOOST_TEST(align(c.model, "decoder").out == align(pretrained, "decoder").out);
-  BOOST_TEST(align(c.model, "auto").out == align(c.model, "head").out);
-  BOOST_TEST(align(c.model, "head").out != align(c.model, "decoder").out);
+  const auto aligned = [&](const std::string& model, const std::string& weights) {
+    return ok("nmt-align", {"-m", model, "-s", c.source, "-t", c.target, "--mode", "soft", "--attention-source", weights});
+  };
+  BOOST_TEST(aligned(c.model, "decoder").out == aligned(pretrained, "decoder").out);
+  BOOST_TEST(aligned(c.model, "auto").out == aligned(c.model, "head").out);
+  BOOST_TEST(aligned(c.model, "head").out != aligned(c.model, "decoder").out);
   // nmt-decode --alignment reads the head too: the same translations, and as links the
   // head's hard alignment of each (source, translation) pair, as nmt-align gives it.
   const auto decoded = run("nmt-decode", {"-m", c.model, "-i", c.source, "-q", "--alignment", "hard"});
@@ -276,12 +289,12 @@ BOOST_AUTO_TEST_CASE(alignment_head_trains_over_a_frozen_pretrained_model) {
     translations += line.substr(0, bar) + "\n";
     decoded_links += line.substr(bar + 5) + "\n";
   }
-  BOOST_TEST(translations == run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q"}).out);
+  BOOST_TEST(translations == ok("nmt-decode", {"-m", pretrained, "-i", c.source, "-q"}).out);
   const auto hypotheses = c.dir.write("hypotheses.en", translations);
-  BOOST_TEST(decoded_links == run("nmt-align", {"-m", c.model, "-s", c.source, "-t", hypotheses, "--mode", "hard"}).out);
-  const auto decoder_links = run("nmt-decode", {"-m", c.model, "-i", c.source, "-q", "--alignment", "hard",
-                                               "--attention-source", "decoder"});
-  BOOST_TEST(decoder_links.out == run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q", "--alignment", "hard"}).out);
+  BOOST_TEST(decoded_links == ok("nmt-align", {"-m", c.model, "-s", c.source, "-t", hypotheses, "--mode", "hard"}).out);
+  const auto decoder_links = ok("nmt-decode", {"-m", c.model, "-i", c.source, "-q", "--alignment", "hard",
+                                              "--attention-source", "decoder"});
+  BOOST_TEST(decoder_links.out == ok("nmt-decode", {"-m", pretrained, "-i", c.source, "-q", "--alignment", "hard"}).out);
   const auto no_head = run("nmt-decode", {"-m", pretrained, "-i", c.source, "-q", "--alignment", "hard",
                                           "--attention-source", "head"});
   BOOST_TEST(no_head.exit_code == 1);

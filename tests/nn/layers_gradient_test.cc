@@ -114,4 +114,29 @@ BOOST_AUTO_TEST_CASE(the_check_catches_a_wrong_gradient) {
   BOOST_TEST(report.worst_error > 0.5);
 }
 
+BOOST_AUTO_TEST_CASE(the_check_catches_a_small_wrong_coordinate) {
+  // Input column 0 is tiny (1e-4), so the true gradients of W's row 0 are ~1e-4: a
+  // backward pass that leaves them out must still fail the check. (With the absolute
+  // floor of 0.01 used before, its error was ~1e-2, under the tolerance.)
+  nn::ParameterRegistry registry;
+  nn::Linear linear(registry, "proj", 3, 2);
+  rt::randomize(registry, 4);
+  math::Matrix x = rt::random_matrix(2, 3, 9);
+  x.col(0) *= 1e-4f;
+  const auto forward = [&] {
+    math::Matrix y;
+    linear.forward(x, y);
+    return y;
+  };
+  const auto right = rt::check_gradients(registry, {&x}, forward, [&](const math::Matrix& dy, std::vector<math::Matrix>& dx) {
+    linear.backward(x, dy, &dx[0]);
+  });
+  BOOST_TEST(right.worst_error < kTolerance, right.worst_place);
+  const auto wrong = rt::check_gradients(registry, {&x}, forward, [&](const math::Matrix& dy, std::vector<math::Matrix>& dx) {
+    linear.backward(x, dy, &dx[0]);
+    linear.weight().gradient.row(0).setZero();
+  });
+  BOOST_TEST(wrong.worst_error > 2 * kTolerance, wrong.worst_place);  // ~0.1 here; 0.0097 with the old floor
+}
+
 BOOST_AUTO_TEST_SUITE_END()

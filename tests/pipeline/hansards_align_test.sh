@@ -47,14 +47,22 @@ for s in unguided guided head; do
   grep -qE -- '--step (emit|next) --merge (pieces|words) --eos (ignore|renormalize|null)' "$out/study.$s/rules.forward" ||
     fail "no rules chosen for $s"
   for a in "$out"/study.$s/test.{forward,reverse,grow-diag-final-and,combine}; do
-    cmp <("$bin/nmt-align" eval -g "$gold/wpt03/test.wa.nonullalign" -a "$a") \
-        <("$bin/nmt-align" eval -g "$gold/wpt03/test.gold.en-fr" -a "$a") || fail "the two gold formats disagree on $a"
+    # Files, not process substitutions: each command's exit code is checked (set -e).
+    "$bin/nmt-align" eval -g "$gold/wpt03/test.wa.nonullalign" -a "$a" > "$out/eval.pharaoh"
+    "$bin/nmt-align" eval -g "$gold/wpt03/test.gold.en-fr" -a "$a" > "$out/eval.shared-task"
+    [ -s "$out/eval.pharaoh" ] || fail "nmt-align eval printed nothing for $a"
+    cmp "$out/eval.pharaoh" "$out/eval.shared-task" || fail "the two gold formats disagree on $a"
   done
 done
 
 grep -q 'alignment head 8' "$out/log/head.en-fr.log" || fail "the head model has no alignment head"
-grep -q 'no alignment head' <("$bin/nmt-align" -m "$out/guided.en-fr.bin" -s "$out/gold/dev.en" -t "$out/gold/dev.fr" \
-    --attention-source head 2>&1) || fail "a guided model claims an alignment head"
+set +e
+"$bin/nmt-align" -m "$out/guided.en-fr.bin" -s "$out/gold/dev.en" -t "$out/gold/dev.fr" --attention-source head \
+  > /dev/null 2> "$out/no-head.err"
+code=$?
+set -e
+[ "$code" -eq 1 ] && grep -q 'no alignment head' "$out/no-head.err" ||
+  fail "a guided model claims an alignment head (exit $code: $(cat "$out/no-head.err"))"
 
 echo "== a second run does nothing"
 run -q "$out/alignment-report.txt" || fail "make -q says the report is not up to date"

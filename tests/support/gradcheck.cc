@@ -1,5 +1,6 @@
 #include "support/gradcheck.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -14,9 +15,23 @@ double probe_loss(const math::Matrix& output, const math::Matrix& probe) {
   return loss;
 }
 
+// How far apart the two sides can be from rounding alone: the float outputs carry a
+// relative error of a few units of 2^-24 each, so L carries about that times
+// S = sum |output_ij probe_ij|, and (L+ - L-) / 2h that divided by h. Errors are measured
+// relative to this floor (or to the gradients, when larger), so a small wrong coordinate
+// fails unless rounding could explain it.
+double rounding_floor(const math::Matrix& output, const math::Matrix& probe, float step) {
+  double magnitude = 0.0;
+  for (Eigen::Index i = 0; i < output.size(); ++i) {
+    magnitude += std::fabs(static_cast<double>(output.data()[i]) * probe.data()[i]);
+  }
+  constexpr double kUnitsOfRounding = 64.0;  // rounding accumulated through a layer's float products and sums
+  return std::max(1e-9, kUnitsOfRounding * std::ldexp(magnitude, -24) / step);
+}
+
 // Compares the analytic gradient with central differences over every coordinate of `values`.
 void compare(math::Matrix& values, const math::Matrix& analytic, const std::string& name,
-             const std::function<math::Matrix()>& forward, const math::Matrix& probe, float step,
+             const std::function<math::Matrix()>& forward, const math::Matrix& probe, float step, double floor,
              GradientReport& report) {
   for (Eigen::Index r = 0; r < values.rows(); ++r) {
     for (Eigen::Index c = 0; c < values.cols(); ++c) {
@@ -28,7 +43,7 @@ void compare(math::Matrix& values, const math::Matrix& analytic, const std::stri
       values(r, c) = saved;
       const double numeric = (plus - minus) / (2.0 * step);
       const double a = analytic(r, c);
-      const double error = std::fabs(a - numeric) / (0.01 + std::fabs(a) + std::fabs(numeric));
+      const double error = std::fabs(a - numeric) / (floor + std::fabs(a) + std::fabs(numeric));
       ++report.checked;
       if (error > report.worst_error) {
         report.worst_error = error;
@@ -68,12 +83,13 @@ GradientReport check_gradients(nn::ParameterRegistry& parameters, const std::vec
   backward(probe, d_inputs);
 
   GradientReport report;
+  report.floor = rounding_floor(output, probe, step);
   for (nn::Parameter* p : parameters.all()) {
     const math::Matrix analytic = p->gradient;
-    compare(p->value, analytic, p->name, forward, probe, step, report);
+    compare(p->value, analytic, p->name, forward, probe, step, report.floor, report);
   }
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    compare(*inputs[i], d_inputs[i], "input " + std::to_string(i), forward, probe, step, report);
+    compare(*inputs[i], d_inputs[i], "input " + std::to_string(i), forward, probe, step, report.floor, report);
   }
   return report;
 }

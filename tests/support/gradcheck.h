@@ -4,7 +4,9 @@
 // with respect to every coordinate of every registered parameter and of every input,
 // compared with what the layer's backward pass computes for d_output = probe.
 // Layers compute in float, so the check uses a step and a tolerance that still catch
-// a wrong sign, a missing term or a transposed product (each gives errors near 1).
+// a wrong sign, a missing term or a transposed product (each gives errors near 1); the
+// loss is summed in double, and errors are relative to the gradients or, for tiny ones,
+// to the rounding noise of the numeric side, so a small wrong coordinate fails too.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -16,7 +18,8 @@
 namespace rnnsearch::testing {
 
 struct GradientReport {
-  double worst_error = 0.0;  // |analytic - numeric| / (0.01 + |analytic| + |numeric|)
+  double worst_error = 0.0;  // |analytic - numeric| / (floor + |analytic| + |numeric|)
+  double floor = 0.0;        // what rounding alone can move the numeric gradient by (gradcheck.cc)
   std::string worst_place;   // "decoder.W[3,1]" or "input 0[2,5]"
   std::size_t checked = 0;   // coordinates compared
 };

@@ -2,17 +2,20 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace rnnsearch::testing {
 
+// Throws when gzip cannot run or fails (a missing or corrupt file): an empty text would
+// let a caller's check pass on nothing.
 std::string gunzip_text(const std::string& path) {
   std::string out;
   FILE* pipe = popen(("gzip -dc '" + path + "' 2>/dev/null").c_str(), "r");
-  if (!pipe) return out;
+  if (!pipe) throw std::runtime_error("cannot run gzip -dc " + path);
   char buf[65536];
   std::size_t n;
   while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
+  if (pclose(pipe) != 0) throw std::runtime_error("gzip -dc " + path + " failed");
   return out;
 }
 
