@@ -88,8 +88,9 @@ BOOST_AUTO_TEST_CASE(agrees_with_fast_align_on_the_golden_multi30k_output) {
     }
     BOOST_TEST_MESSAGE((reverse ? "reverse" : "forward") << ": precision " << agreement.precision() << ", recall "
                                                           << agreement.recall());
-    BOOST_TEST(agreement.precision() > 0.99);
-    BOOST_TEST(agreement.recall() > 0.99);
+    // The README says 99.6% (measured 0.9965/0.9961 forward, 0.9951/0.9953 reverse).
+    BOOST_TEST(agreement.precision() >= 0.995);
+    BOOST_TEST(agreement.recall() >= 0.995);
   }
 }
 

@@ -177,7 +177,7 @@ BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_have_low_aer
   }
   BOOST_TEST_MESSAGE("exact reversals " << exact << " of " << task.sources.size() << ", AER " << scores.aer());
   BOOST_TEST(exact >= task.sources.size() * 8 / 10);
-  BOOST_TEST(scores.aer() <= 0.10);
+  BOOST_TEST(scores.aer() <= 0.01);  // the README's figure: 0.0011 on AVX-512, 0 on an AVX2 EPYC
 }
 
 BOOST_AUTO_TEST_SUITE_END()
