@@ -8,7 +8,7 @@
 
 namespace rnnsearch::testing {
 
-ReversalModel::ReversalModel(const std::string& attention) {
+ReversalModel::ReversalModel(const std::string& attention, const std::vector<std::string>& extra) {
   util::Rng rng(5);
   std::ostringstream source, target;
   for (int i = 0; i < 2000; ++i) {
@@ -26,6 +26,7 @@ ReversalModel::ReversalModel(const std::string& attention) {
                                    "32", "--dim-dec", "64", "--dim-att", "32", "--dim-maxout", "32", "--mini-batch",
                                    "32", "--dropout", "0", "-l", "0.003", "--max-updates", "400", "--log-freq", "400"};
   if (!attention.empty()) argv.insert(argv.end(), {"--attention", attention});
+  argv.insert(argv.end(), extra.begin(), extra.end());
   const auto trained = run_process(argv);
   BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
   log = trained.err;

@@ -14,9 +14,10 @@ struct ReversalModel {
   TempDir dir;
   std::string model;  // the model file
 
-  // Trains it (with --attention `attention` when not empty); a failed training fails the
-  // calling test. The training log is kept in `log`.
-  explicit ReversalModel(const std::string& attention = "");
+  // Trains it (with --attention `attention` when not empty, then `extra` nmt-train
+  // options, which may name files in `dir`); a failed training fails the calling test.
+  // The training log is kept in `log`.
+  explicit ReversalModel(const std::string& attention = "", const std::vector<std::string>& extra = {});
   std::string log;
   // nmt-decode -m model OPTIONS with `input` on stdin.
   ProcessResult decode(const std::vector<std::string>& options, const std::string& input) const;
