@@ -49,7 +49,8 @@ class Bleu : public Metric {
 
   BleuOptions options_;
   std::unique_ptr<SacreTokenizer> tokenizer_;
-  // Tokenized non-empty references of each segment.
+  // Tokenized references of each segment, empty ones included: an empty reference has
+  // length 0 (a candidate closest length) and no n-grams.
   std::vector<std::vector<std::string>> references_;
   int num_refs_ = 0;
 };

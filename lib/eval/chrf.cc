@@ -104,17 +104,9 @@ Chrf::Chrf(const ReferenceSet& references, ChrfOptions options) : options_(optio
   if (orders_ == 0) {
     throw util::Error("chrF: the character and word orders are both 0; nothing to compare");
   }
-  if (references.empty()) throw util::Error("chrF: no reference streams");
-  const std::size_t segments = references.front().size();
-  for (std::size_t r = 0; r < references.size(); ++r) {
-    if (references[r].size() != segments) {
-      throw util::Error("chrF: reference stream " + std::to_string(r + 1) + " has " +
-                        std::to_string(references[r].size()) + " lines, reference stream 1 has " +
-                        std::to_string(segments));
-    }
-  }
-  const SegmentReferences kept = collect_segment_references(references);
-  num_refs_ = kept.num_refs;
+  const SegmentReferences collected = collect_segment_references(references);
+  num_refs_ = collected.num_refs;
+  const std::size_t segments = collected.per_segment.size();
 
   // Characters never outnumber bytes: one allocation instead of repeated growth.
   std::size_t bytes = 0;
@@ -130,7 +122,7 @@ Chrf::Chrf(const ReferenceSet& references, ChrfOptions options) : options_(optio
   segment_begin_.push_back(0);
   std::string lowered;
   for (std::size_t i = 0; i < segments; ++i) {
-    for (const std::string* line : kept.per_segment[i]) {
+    for (const std::string* line : collected.per_segment[i]) {
       check_utf8(*line, "reference line", i);
       const std::string* text = line;
       if (options_.lowercase) {

@@ -9,7 +9,7 @@
 // standing in for an undefined P or R. Characters exclude whitespace unless asked;
 // words are whitespace-split with one leading or trailing ASCII punctuation mark split
 // off. With several references, each segment keeps the one with the best sentence
-// score (the first on ties).
+// score (the first on ties, so an empty first reference wins when no reference matches).
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -31,9 +31,9 @@ struct ChrfOptions {
 
 class Chrf : public Metric {
  public:
-  // Preprocesses and caches the references (empty ones dropped per segment). Throws
-  // util::Error when the streams differ in length, a line is not valid UTF-8, a segment
-  // has no non-empty reference, or an order is negative or both orders are 0.
+  // Preprocesses and caches the references; an empty one has no n-grams, so its
+  // statistics are all 0 and its score 0. Throws util::Error when the streams differ in
+  // length, a line is not valid UTF-8, or an order is negative or both orders are 0.
   Chrf(const ReferenceSet& references, ChrfOptions options);
 
   // Row: [hyp, ref, match] n-gram counts per order, character orders first, against the

@@ -63,7 +63,8 @@ class Metric {
   // Abbreviation of each signature key for --short signatures (sacreBLEU _abbr).
   virtual std::vector<std::pair<std::string, std::string>> short_names() const = 0;
 
-  // Number of references per segment as sacreBLEU reports it (-1 when it varies).
+  // Number of references per segment, the number of reference streams (sacreBLEU's
+  // "var" needs None references, which neither its command line nor ReferenceSet has).
   virtual int num_refs() const = 0;
 
   // True when a higher score is better (false for TER); used by significance tests.

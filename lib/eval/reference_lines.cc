@@ -1,31 +1,24 @@
 #include "eval/reference_lines.h"
 
-#include <set>
-
 #include "util/error.h"
 
 namespace rnnsearch::eval {
 
 SegmentReferences collect_segment_references(const ReferenceSet& references) {
-  SegmentReferences out;
-  const std::size_t segments = references.empty() ? 0 : references.front().size();
-  out.per_segment.resize(segments);
-  std::set<std::size_t> counts;
-  for (std::size_t i = 0; i < segments; ++i) {
-    auto& refs = out.per_segment[i];
-    for (const auto& stream : references) {
-      if (!stream[i].empty()) refs.push_back(&stream[i]);
+  if (references.empty()) throw util::Error("no reference streams: every segment needs a reference");
+  const std::size_t segments = references.front().size();
+  for (std::size_t r = 1; r < references.size(); ++r) {
+    if (references[r].size() != segments) {
+      throw util::Error("reference stream " + std::to_string(r + 1) + " has " +
+                        std::to_string(references[r].size()) + " segments, reference stream 1 has " +
+                        std::to_string(segments));
     }
-    if (refs.empty()) {
-      throw util::Error("segment " + std::to_string(i + 1) +
-                        " has only empty references (every segment needs one non-empty reference)");
-    }
-    counts.insert(refs.size());
   }
-  if (counts.size() == 1) {
-    out.num_refs = static_cast<int>(*counts.begin());
-  } else {
-    out.num_refs = counts.empty() ? static_cast<int>(references.size()) : -1;
+  SegmentReferences out;
+  out.num_refs = static_cast<int>(references.size());
+  out.per_segment.resize(segments);
+  for (std::size_t i = 0; i < segments; ++i) {
+    for (const auto& stream : references) out.per_segment[i].push_back(&stream[i]);
   }
   return out;
 }

@@ -21,8 +21,7 @@ std::string format_signature(const Metric& metric, const SignatureGlobals& globa
     if (!out.empty()) out += '|';
     out += name_of(key) + ":" + value;
   };
-  const int nrefs = metric.num_refs();
-  add("nrefs", nrefs == -1 ? "var" : std::to_string(nrefs));
+  add("nrefs", std::to_string(metric.num_refs()));
   if (globals.bootstrap_samples) add("bs", std::to_string(*globals.bootstrap_samples));
   if (globals.ar_trials) add("ar", std::to_string(*globals.ar_trials));
   if (globals.seed) add("seed", *globals.seed);

@@ -16,8 +16,9 @@ namespace rnnsearch::eval {
 
 class Ter : public Metric {
  public:
-  // Preprocesses the references once. Empty references are dropped per segment; a
-  // segment left without any throws util::Error.
+  // Preprocesses the references once. An empty reference stays one: its edits are the
+  // hypothesis length and its length 0 counts in the mean. Throws util::Error when the
+  // reference streams differ in length.
   Ter(const ReferenceSet& references, TerOptions options);
 
   // Row: [num_edits (best over the references), mean reference length in words].

@@ -79,10 +79,19 @@ BOOST_AUTO_TEST_CASE(several_references_clip_by_the_maximum_and_pick_the_closest
   BOOST_TEST(bleu.num_refs() == 2);
 }
 
-BOOST_AUTO_TEST_CASE(empty_references_are_dropped_per_segment) {
+BOOST_AUTO_TEST_CASE(an_empty_reference_is_a_reference_of_length_0) {
+  // sacreBLEU drops only None references: "" stays, with no n-grams and length 0.
   const Bleu bleu({{"a b", "c d"}, {"", "c e"}}, {});
-  BOOST_TEST(bleu.num_refs() == -1);  // printed as nrefs:var
-  BOOST_CHECK_THROW(Bleu({{"a", ""}, {"b", ""}}, {}), rnnsearch::util::Error);
+  BOOST_TEST(bleu.num_refs() == 2);
+  const StatsMatrix stats = bleu.segment_stats({"a", "c d e f"});
+  // "a" is 1 word from both 2 and 0: the shorter length, 0, is the closest.
+  BOOST_TEST(stats.row(0)[1] == 0.0);
+  BOOST_TEST(stats.row(0)[2] == 1.0);  // "a" still matches "a b"
+  BOOST_TEST(stats.row(1)[1] == 2.0);
+  // Segment 2 has only empty references: "x" is 1 unmatched word against length 0.
+  const auto s = corpus_bleu({"a b", "x"}, {{"a b", ""}, {"a b c", ""}});
+  BOOST_TEST(s.verbose == "66.7/100.0/0.0/0.0 (BP = 1.000 ratio = 1.500 hyp_len = 3 ref_len = 2)");
+  BOOST_CHECK_THROW(Bleu({{"a", "b"}, {"c"}}, {}), rnnsearch::util::Error);  // ragged streams
 }
 
 BOOST_AUTO_TEST_CASE(smoothing_methods_differ_only_on_zero_counts) {

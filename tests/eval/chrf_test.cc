@@ -42,8 +42,7 @@ std::string fixed(double value, int decimals) {
 // The line sacreBLEU prints with -f text: name|signature = score.
 std::string text_line(const Chrf& chrf, double score, int decimals) {
   std::string line = chrf.score_from_stats(std::vector<double>(chrf.width(), 0.0).data()).name;
-  const int nrefs = chrf.num_refs();
-  line += "|nrefs:" + (nrefs == -1 ? std::string("var") : std::to_string(nrefs));
+  line += "|nrefs:" + std::to_string(chrf.num_refs());
   for (const auto& [key, value] : chrf.signature_fields()) line += "|" + key + ":" + value;
   return line + "|version:2.6.0 = " + fixed(score, decimals);
 }
@@ -153,13 +152,19 @@ BOOST_AUTO_TEST_CASE(several_references_keep_the_best_one) {
   BOOST_TEST(chrf.num_refs() == 2);
 }
 
-BOOST_AUTO_TEST_CASE(empty_references_are_dropped_per_segment) {
-  const Chrf chrf({{"", "b c"}, {"a b", "d"}}, {});
-  BOOST_TEST(chrf.num_refs() == -1);  // 1 and 2 references: "var"
-  const Chrf same({{"", "b c"}, {"a b", ""}}, {});
-  BOOST_TEST(same.num_refs() == 1);
-  BOOST_TEST(corpus_score(same, {"a b", "b c"}).score == 100.0);
-  BOOST_CHECK_THROW(Chrf({{"a", ""}, {"b", ""}}, {}), rnnsearch::util::Error);
+BOOST_AUTO_TEST_CASE(an_empty_reference_counts_nothing_and_scores_0) {
+  // sacreBLEU drops only None references: "" stays, every count 0, sentence score 0.
+  const Chrf chrf({{"", "b c"}, {"a b", ""}}, {});
+  BOOST_TEST(chrf.num_refs() == 2);
+  BOOST_TEST(corpus_score(chrf, {"a b", "b c"}).score == 100.0);
+  // "x" matches neither reference, so both score 0 and the first one is kept: first
+  // "", whose counts (the hypothesis's included) are all 0; first "a b", whose are not.
+  BOOST_TEST(row_of(Chrf({{""}, {"a b"}}, {}), "x") == std::vector<double>(18, 0.0));
+  const std::vector<double> against_ab = {1, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  BOOST_TEST(row_of(Chrf({{"a b"}, {""}}, {}), "x") == against_ab);
+  // A segment with only empty references is no error: it adds nothing.
+  const Chrf all_empty({{"a", ""}, {"b", ""}}, {});
+  BOOST_TEST(corpus_score(all_empty, {"a", "x"}).score == 100.0);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_throws) {

@@ -124,7 +124,7 @@ std::string format(double score, int width) {
 
 // The signature as sacreBLEU prints it for TER (global items around the metric's).
 std::string signature(const Ter& ter) {
-  std::string s = "nrefs:" + (ter.num_refs() == -1 ? std::string("var") : std::to_string(ter.num_refs()));
+  std::string s = "nrefs:" + std::to_string(ter.num_refs());
   for (const auto& [key, value] : ter.signature_fields()) s += "|" + key + ":" + value;
   return s + "|version:2.6.0";
 }
@@ -295,15 +295,17 @@ BOOST_AUTO_TEST_CASE(empty_segments) {
 }
 
 BOOST_AUTO_TEST_CASE(references_and_errors) {
-  // Empty references are dropped per segment; the count varies.
-  const Ter varying({{"a b", "c d"}, {"a b", ""}}, TerOptions());
-  BOOST_TEST(varying.num_refs() == -1);
-  const StatsMatrix stats = varying.segment_stats({"a b", "c"});
+  // An empty reference stays one (sacreBLEU drops only None): the edits to it are the
+  // hypothesis's words, and its length 0 counts in the mean length.
+  const Ter with_empty({{"a b", "c d"}, {"a b", ""}}, TerOptions());
+  BOOST_TEST(with_empty.num_refs() == 2);
+  const StatsMatrix stats = with_empty.segment_stats({"a b", "x"});
   BOOST_TEST(stats.row(0)[1] == 2.0);
-  BOOST_TEST(stats.row(1)[0] == 1.0);  // only "c d" counts
-  BOOST_TEST(stats.row(1)[1] == 2.0);
-  BOOST_CHECK_THROW(Ter({{"a", ""}, {"b", ""}}, TerOptions()), util::Error);
-  BOOST_CHECK_THROW(varying.segment_stats({"only one"}), util::Error);
+  BOOST_TEST(stats.row(1)[0] == 1.0);  // "x": 2 edits to "c d", 1 to ""
+  BOOST_TEST(stats.row(1)[1] == 1.0);  // (2 + 0) / 2
+  BOOST_TEST(row_of("y z", {"", ""}) == (std::vector<double>{2, 0}));  // only empty references
+  BOOST_CHECK_THROW(Ter({{"a", "b"}, {"c"}}, TerOptions()), util::Error);  // ragged streams
+  BOOST_CHECK_THROW(with_empty.segment_stats({"only one"}), util::Error);
   BOOST_TEST(Ter({{"a"}, {"b"}}, TerOptions()).num_refs() == 2);
 }
 
