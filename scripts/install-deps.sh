@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages rnnsearch needs to build and test, and nothing
 # when they are all present. Safe to run again; used by the README commands and .ci/run.
 # --bench adds what the side-by-side benchmarks run: the PyTorch implementation in
-# shared/peer needs Debian's python3-torch (run with /usr/bin/python3).
+# shared/peer needs Debian's python3-torch (run with /usr/bin/python3). --fuzz adds clang
+# and its sanitizer runtimes for scripts/fuzz.sh.
 set -euo pipefail
 
 packages=(
@@ -12,7 +13,14 @@ packages=(
   libicu-dev libeigen3-dev libopenblas-dev libdnnl-dev ocl-icd-opencl-dev
   libboost-mpi-dev openmpi-bin
 )
-if [ "${1:-}" = "--bench" ]; then packages+=(python3-torch); fi
+for option in "$@"; do
+  case $option in
+    --bench) packages+=(python3-torch) ;;
+    # libFuzzer and the sanitizer runtimes ship in libclang-rt-14-dev; clang's OpenMP
+    # (for oneDNN builds) in libomp-14-dev.
+    --fuzz) packages+=(clang libclang-rt-14-dev libomp-14-dev) ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
