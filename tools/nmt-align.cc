@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 #include "align/aer.h"
@@ -23,6 +22,7 @@
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
@@ -55,6 +55,18 @@ rnnsearch::util::Error line_count_error(const std::string& a, std::size_t a_line
                                                            (fewer == 1 ? "" : "s") + ", but " + (shorter_first ? b : a) +
                                                            " has " + std::to_string(more) +
                                                            "; the files must be line-aligned");
+}
+
+// For two line-aligned files read in step when `a` or `b` has just ended at line
+// `lines` + 1 (a_more / b_more: whether each still had a line): counts the longer one
+// to its end, for line_count_error's "A: has 1 line, but B has 2".
+rnnsearch::util::Error unaligned_error(rnnsearch::util::LineReader& a, bool a_more, rnnsearch::util::LineReader& b,
+                                       bool b_more, std::size_t lines, const std::string& unit = "line") {
+  std::size_t a_lines = lines + (a_more ? 1 : 0), b_lines = lines + (b_more ? 1 : 0);
+  std::string rest;
+  while (a_more && a.next(rest)) ++a_lines;
+  while (b_more && b.next(rest)) ++b_lines;
+  return line_count_error(a.name(), a_lines, b.name(), b_lines, unit);
 }
 
 // Both files, checked to have the same number of lines.
@@ -107,8 +119,10 @@ int extract(const std::vector<std::string>& args) {
   cfg.rules.step = rnnsearch::align::parse_attention_step(step);
   cfg.rules.merge_words = rnnsearch::align::parse_merge_words(merge);
   cfg.rules.eos = rnnsearch::align::parse_eos_rule(eos);
-  if (cfg.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.batch_size));
+  cfg.validate();
   const auto [sources, targets] = read_pair(source, target);
+  rnnsearch::align::check_line_lengths(sources, source);
+  rnnsearch::align::check_line_lengths(targets, target);
   auto model = rnnsearch::model::read_model_file(model_path);
   cfg.weights = rnnsearch::model::choose_attention_source(weights, *model.model, model_path, "alignments");
   auto lines = rnnsearch::align::extract_alignments(*model.model, model.source_vocabulary, model.target_vocabulary,
@@ -136,14 +150,20 @@ int symmetrize(const std::vector<std::string>& args) {
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (forward.empty() || reverse.empty()) throw UsageError("-i FORWARD and -j REVERSE are required");
   const auto method = rnnsearch::align::parse_symmetrization(heuristic);
-  const auto [a, b] = read_pair(forward, reverse);
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    out.push_back(rnnsearch::align::format_pharaoh(rnnsearch::align::symmetrize(
-        rnnsearch::align::parse_pharaoh(a[i], forward, i + 1), rnnsearch::align::parse_pharaoh(b[i], reverse, i + 1),
-        method)));
+  // Line by line in step: memory stays flat however long the files are.
+  rnnsearch::util::LineReader forward_reader(forward), reverse_reader(reverse);
+  rnnsearch::util::AtomicFileWriter writer(output);
+  std::string a, b;
+  for (std::size_t line = 1;; ++line) {
+    const bool more_a = forward_reader.next(a), more_b = reverse_reader.next(b);
+    if (!more_a || !more_b) {
+      if (more_a || more_b) throw unaligned_error(forward_reader, more_a, reverse_reader, more_b, line - 1);
+      break;
+    }
+    writer.write_line(rnnsearch::align::format_pharaoh(rnnsearch::align::symmetrize(
+        rnnsearch::align::parse_pharaoh(a, forward, line), rnnsearch::align::parse_pharaoh(b, reverse, line), method)));
   }
-  write_lines(output, out);
+  writer.commit();
   return rnnsearch::util::kExitOk;
 }
 
@@ -161,6 +181,7 @@ int combine(const std::vector<std::string>& args) {
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (forward.empty() || reverse.empty()) throw UsageError("-i FORWARD and -j REVERSE are required");
+  rnnsearch::util::check_range("threshold", threshold, 0.0f, 1.0f);
   const auto [a, b] = read_pair(forward, reverse);
   std::vector<std::string> out;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -172,18 +193,11 @@ int combine(const std::vector<std::string>& args) {
   return rnnsearch::util::kExitOk;
 }
 
-// Lines of whitespace-separated words; an empty line is an error naming file and line.
-std::vector<std::vector<std::string>> words_of_lines(const std::vector<std::string>& lines, const std::string& path) {
-  std::vector<std::vector<std::string>> words;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::istringstream in(lines[i]);
-    words.emplace_back();
-    for (std::string word; in >> word;) words.back().push_back(word);
-    if (words.back().empty()) {
-      throw rnnsearch::util::Error(path, i + 1, "is empty: every pair needs words on both sides to be aligned");
-    }
+// A line without words is an error naming file and line.
+void require_words(const std::string& text, const std::string& path, std::size_t line) {
+  if (text.find_first_not_of(" \t\n\v\f\r") == std::string::npos) {
+    throw rnnsearch::util::Error(path, line, "is empty: every pair needs words on both sides to be aligned");
   }
-  return words;
 }
 
 int ibm2(const std::vector<std::string>& args) {
@@ -206,27 +220,50 @@ int ibm2(const std::vector<std::string>& args) {
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (source.empty() || target.empty()) throw UsageError("-s SOURCE and -t TARGET are required");
-  if (cfg.iterations < 1) throw UsageError("--iterations must be at least 1, got " + std::to_string(cfg.iterations));
-  if (!(cfg.p_null > 0.0 && cfg.p_null < 1.0)) throw UsageError("--p-null must be between 0 and 1");
-  if (!(cfg.alpha >= 0.0)) throw UsageError("--alpha must be 0 or more");
+  cfg.validate();
   cfg.optimize_tension = !fixed_tension;
-  const auto [source_lines, target_lines] = read_pair(source, target);
-  const auto source_words = words_of_lines(source_lines, source);
-  const auto target_words = words_of_lines(target_lines, target);
-  auto result = reverse ? rnnsearch::align::ibm2_align(target_words, source_words, cfg)
-                        : rnnsearch::align::ibm2_align(source_words, target_words, cfg);
-  std::vector<std::string> out;
-  for (const auto& links : result.links) {
-    out.push_back(rnnsearch::align::format_pharaoh(reverse ? rnnsearch::align::inverted(links) : links));
+  // EM reads the corpus once per iteration, so it is held, as word ids (align/ibm2.h);
+  // the lines are read in step and dropped, and the links written as they are found.
+  rnnsearch::align::Ibm2CorpusBuilder builder;
+  {
+    rnnsearch::util::LineReader source_reader(source), target_reader(target);
+    std::string s, t;
+    for (std::size_t line = 1;; ++line) {
+      const bool more_s = source_reader.next(s), more_t = target_reader.next(t);
+      if (!more_s || !more_t) {
+        if (more_s || more_t) throw unaligned_error(source_reader, more_s, target_reader, more_t, line - 1);
+        break;
+      }
+      rnnsearch::align::check_line_lengths({s}, source, line);
+      rnnsearch::align::check_line_lengths({t}, target, line);
+      require_words(s, source, line);
+      require_words(t, target, line);
+      if (reverse) {
+        builder.add(t, s);
+      } else {
+        builder.add(s, t);
+      }
+    }
   }
+  rnnsearch::util::AtomicFileWriter writer(output);
+  const auto result = rnnsearch::align::ibm2_align(
+      builder.take(), cfg, [&](std::size_t, const rnnsearch::align::Alignment& links) {
+        writer.write_line(rnnsearch::align::format_pharaoh(reverse ? rnnsearch::align::inverted(links) : links));
+      });
   if (!common.quiet) {
     for (std::size_t k = 0; k < result.iterations.size(); ++k) {
       std::fprintf(stderr, "nmt-align ibm2: iteration %zu: log-likelihood %.6g, tension %.6g\n", k + 1,
                    result.iterations[k].log_likelihood, result.iterations[k].tension);
     }
   }
-  write_lines(output, out);
+  writer.commit();
   return rnnsearch::util::kExitOk;
+}
+
+void print_scores(const rnnsearch::align::AlignmentScores& scores) {
+  std::printf("precision %.4f\nrecall %.4f\nAER %.4f\nlinks %zu, sure %zu, matching sure %zu, matching possible %zu\n",
+              scores.precision(), scores.recall(), scores.aer(), scores.hypothesis_links, scores.sure_links,
+              scores.sure_matches, scores.possible_matches);
 }
 
 int eval(const std::vector<std::string>& args) {
@@ -241,7 +278,39 @@ int eval(const std::vector<std::string>& args) {
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (gold.empty() || hypothesis.empty()) throw UsageError("-g GOLD and -a ALIGNMENT are required");
-  auto gold_file = rnnsearch::align::read_gold_file(gold);
+  // The gold's format is told by its first non-blank line. Pharaoh gold is read line by
+  // line in step with the alignments; the shared-task format numbers its sentences, so
+  // it is read whole (gold sets are small).
+  rnnsearch::util::LineReader gold_reader(gold);
+  std::vector<std::string> gold_head;  // up to the first non-blank line
+  bool shared_task = false;
+  for (std::string line; gold_reader.next(line);) {
+    gold_head.push_back(line);
+    if (const auto is_shared_task = rnnsearch::align::is_shared_task_line(line)) {
+      shared_task = *is_shared_task;
+      break;
+    }
+  }
+  rnnsearch::align::AlignmentScores scores;
+  if (!shared_task) {
+    rnnsearch::util::LineReader hypothesis_reader(hypothesis);
+    std::string g, h;
+    std::size_t head = 0;
+    for (std::size_t line = 1;; ++line) {
+      const bool more_g = head < gold_head.size() ? (g = gold_head[head++], true) : gold_reader.next(g);
+      const bool more_h = hypothesis_reader.next(h);
+      if (!more_g || !more_h) {
+        if (more_g || more_h) throw unaligned_error(gold_reader, more_g, hypothesis_reader, more_h, line - 1);
+        break;
+      }
+      const auto gold_links = rnnsearch::align::parse_gold(g, gold, line);
+      scores.add(rnnsearch::align::parse_pharaoh(h, hypothesis, line), gold_links);
+    }
+    print_scores(scores);
+    return rnnsearch::util::kExitOk;
+  }
+  for (std::string line; gold_reader.next(line);) gold_head.push_back(line);
+  auto gold_file = rnnsearch::align::parse_gold_file(gold_head, gold);
   const auto h = rnnsearch::util::read_lines(hypothesis);
   auto& g = gold_file.sentences;
   if (gold_file.shared_task_format && h.size() > g.size()) {
@@ -254,11 +323,8 @@ int eval(const std::vector<std::string>& args) {
   } else if (g.size() != h.size()) {
     throw line_count_error(gold, g.size(), hypothesis, h.size(), gold_file.shared_task_format ? "sentence" : "line");
   }
-  rnnsearch::align::AlignmentScores scores;
   for (std::size_t i = 0; i < g.size(); ++i) scores.add(rnnsearch::align::parse_pharaoh(h[i], hypothesis, i + 1), g[i]);
-  std::printf("precision %.4f\nrecall %.4f\nAER %.4f\nlinks %zu, sure %zu, matching sure %zu, matching possible %zu\n",
-              scores.precision(), scores.recall(), scores.aer(), scores.hypothesis_links, scores.sure_links,
-              scores.sure_matches, scores.possible_matches);
+  print_scores(scores);
   return rnnsearch::util::kExitOk;
 }
 
@@ -269,8 +335,10 @@ std::vector<std::size_t> parse_lines(const std::string& text) {
   while (pos <= text.size()) {
     const std::size_t comma = std::min(text.find(',', pos), text.size());
     const std::string item = text.substr(pos, comma - pos);
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || std::stoul(item) == 0) {
-      throw UsageError("--lines takes 1-based line numbers separated by commas, got '" + text + "'");
+    // At most 9 digits: a line number past 999,999,999 cannot name a line nmt-align reads.
+    if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(item) == 0) {
+      throw UsageError("--lines takes 1-based line numbers in [1, 999999999] separated by commas, got '" + text + "'");
     }
     lines.push_back(std::stoul(item));
     pos = comma + 1;
@@ -302,6 +370,8 @@ int heatmap(const std::vector<std::string>& args) {
     }
     chosen_sources.push_back(sources[line - 1]);
     chosen_targets.push_back(targets[line - 1]);
+    rnnsearch::align::check_line_lengths({sources[line - 1]}, source, line);
+    rnnsearch::align::check_line_lengths({targets[line - 1]}, target, line);
   }
   auto model = rnnsearch::model::read_model_file(model_path);
   const auto source_of_weights = rnnsearch::model::choose_attention_source(weights, *model.model, model_path, "a heatmap");

@@ -8,6 +8,7 @@
 #include "eval/evaluate.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 using rnnsearch::eval::EvalConfig;
@@ -29,6 +30,18 @@ const char* kSynopsis =
     "Scores system outputs (files, or stdin with one tab-separated column per system)\n"
     "against one or more reference files with BLEU, chrF/chrF++ and TER, printing exactly\n"
     "what sacreBLEU 2.6.0 prints for the same arguments.\n";
+
+// Upper bounds (and finiteness) the library's EvalConfig::validate leaves open: a
+// mistyped count must not run for days or allocate gigabytes.
+void check_ranges(const EvalConfig& cfg, int paired_jobs) {
+  using rnnsearch::util::check_range;
+  check_range("num-refs", cfg.num_refs, 1, 1000);
+  check_range("chrf-beta", cfg.chrf_beta, 0, 100);
+  check_range("confidence-n", cfg.confidence_n, 1, 1000000);
+  check_range("paired-bs-n", cfg.paired_bs_n, 1, 1000000);
+  check_range("paired-ar-n", cfg.paired_ar_n, 1, 1000000);
+  check_range("paired-jobs", paired_jobs, 0, rnnsearch::util::kMaxThreads);
+}
 
 int run(int argc, char** argv) {
   EvalConfig cfg;
@@ -132,6 +145,7 @@ int run(int argc, char** argv) {
     if (end == smooth_value.c_str() || *end != '\0') {
       throw UsageError("--smooth-value must be a number, got '" + smooth_value + "'");
     }
+    rnnsearch::util::check_range("smooth-value", v, 0.0, 1000.0);
     cfg.bleu_smooth_value = v;
   }
   if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
@@ -150,14 +164,16 @@ int run(int argc, char** argv) {
   } else {
     char* end = nullptr;
     cfg.seed = std::strtoull(seed_text.c_str(), &end, 10);
-    if (end == seed_text.c_str() || *end != '\0') {
+    // strtoull reads "-1" as its largest value: a minus sign is refused first.
+    if (end == seed_text.c_str() || *end != '\0' || seed_text.find('-') != std::string::npos) {
       throw UsageError("--seed must be a non-negative integer or 'none', got '" + seed_text + "'");
     }
   }
+  check_ranges(cfg, paired_jobs);
   cfg.threads = paired_jobs > 0 ? paired_jobs : common.resolved_threads();
   cfg.validate();
 
-  const auto inputs = rnnsearch::eval::read_eval_inputs(cfg);
+  rnnsearch::eval::EvalStream inputs(cfg);
   const auto report = rnnsearch::eval::evaluate(cfg, inputs);
   if (!common.quiet) {
     for (const auto& w : report.warnings) std::cerr << "nmt-bleu: " << w << "\n";

@@ -14,6 +14,7 @@
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
@@ -52,7 +53,9 @@ int learn(const std::vector<std::string>& args) {
        "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
-  if (cfg.symbols < 0) throw UsageError("--symbols must be >= 0, got " + std::to_string(cfg.symbols));
+  rnnsearch::util::check_range("symbols", cfg.symbols, 0, 10000000);
+  rnnsearch::util::check_range("min-frequency", cfg.min_frequency, 0, 1000000000);
+  rnnsearch::util::check_range("num-workers", num_workers, -1, rnnsearch::util::kMaxThreads);
 
   std::vector<rnnsearch::text::WordCount> words;
   if (dict_input) {
@@ -96,6 +99,9 @@ int apply(const std::vector<std::string>& args) {
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (codes_path.empty()) throw UsageError("nmt-bpe apply needs --codes FILE");
+  rnnsearch::util::check_range("merges", merges, -1, 1000000000);
+  rnnsearch::util::check_range<std::int64_t>("vocabulary-threshold", cfg.vocabulary_threshold, 0, 1000000000000000000);
+  rnnsearch::util::check_range("num-workers", num_workers, -1, rnnsearch::util::kMaxThreads);
   if (cfg.separator.empty()) throw UsageError("--separator must not be empty");
 
   auto codes = rnnsearch::text::read_bpe_codes(codes_path);

@@ -1,6 +1,6 @@
 // nmt-by-length: BLEU (or chrF, TER) of one or several systems per source-length bucket,
 // as a table and as an SVG line chart (Bahdanau et al. 2015, figure 2).
-#include "eval/eval_inputs.h"
+#include "eval/eval_stream.h"
 #include "eval/length_buckets.h"
 #include "eval/length_chart.h"
 #include "eval/metric_factory.h"
@@ -8,6 +8,7 @@
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 namespace eval = rnnsearch::eval;
@@ -37,6 +38,8 @@ struct ByLengthConfig {
       throw UsageError("--metric must be bleu, chrf or ter, got '" + metric + "'");
     }
     if (decimals < 0 || decimals > 6) throw UsageError("--decimals must be in [0, 6], got " + std::to_string(decimals));
+    rnnsearch::util::check_range("bucket-width", buckets.width, 1, 1000);
+    rnnsearch::util::check_range("max-length", buckets.max, 1, 10000);
     buckets.validate();
   }
 };
@@ -75,20 +78,36 @@ int run(int argc, char** argv) {
   cfg.eval.metrics = {metric};
   cfg.validate();
 
-  const auto sources = rnnsearch::util::read_lines(cfg.source);
-  const auto inputs = eval::read_eval_inputs(cfg.eval);
-  if (sources.size() != inputs.references.front().size()) {
-    throw rnnsearch::util::Error(cfg.source, "has " + std::to_string(sources.size()) + " lines, but " + reference +
-                                                 " has " + std::to_string(inputs.references.front().size()));
+  // Source, reference and systems in lockstep, a block at a time: only statistics stay.
+  rnnsearch::util::LineReader source_reader(cfg.source);
+  eval::EvalStream inputs(cfg.eval);
+  const std::vector<std::string> names = cfg.names.empty() ? inputs.system_names() : cfg.names;
+  const auto scorer = eval::make_metric(metric, cfg.eval, eval::ReferenceSet(1), false);
+  eval::LengthScoreBuilder builder(names, scorer->width(), cfg.buckets);
+  std::vector<std::string> sources;
+  std::string line;
+  std::size_t source_lines = 0;
+  bool source_ended = false;
+  eval::EvalBlock block;
+  while (inputs.next(block)) {
+    sources.clear();
+    while (!source_ended && sources.size() < block.size()) {
+      source_ended = !source_reader.next(line);
+      if (!source_ended) sources.push_back(line);
+    }
+    source_lines += sources.size();
+    if (source_ended) continue;  // the reference is still counted, for the message below
+    const auto block_scorer = eval::make_metric(metric, cfg.eval, block.references, false);
+    std::vector<eval::StatsMatrix> stats;
+    for (const auto& system : block.systems) stats.push_back(block_scorer->segment_stats(system, common.resolved_threads()));
+    builder.add(sources, stats);
   }
-  const auto scorer = eval::make_metric(metric, cfg.eval, inputs.references, false);
-  std::vector<std::string> names = cfg.names;
-  std::vector<std::vector<std::string>> hypotheses;
-  for (const auto& system : inputs.systems) {
-    if (cfg.names.empty()) names.push_back(system.name);
-    hypotheses.push_back(system.lines);
+  while (!source_ended && source_reader.next(line)) ++source_lines;
+  if (source_lines != inputs.segments()) {
+    throw rnnsearch::util::Error(cfg.source, "has " + std::to_string(source_lines) + " lines, but " + reference +
+                                                 " has " + std::to_string(inputs.segments()));
   }
-  const auto scores = eval::score_by_length(*scorer, sources, names, hypotheses, cfg.buckets, common.resolved_threads());
+  const auto scores = builder.finish(*scorer);
   const std::string metric_name = scores.overall.front().name;
   rnnsearch::util::AtomicFileWriter table(cfg.output);
   table.write(eval::format_length_table(scores, metric_name, cfg.decimals));

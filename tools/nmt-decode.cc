@@ -7,6 +7,7 @@
 #include "search/translator.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
@@ -31,7 +32,7 @@ int run(int argc, char** argv) {
        "alpha: hypotheses are ranked by log p / length^alpha (0 = no normalization)")
       ("max-length-ratio", po::value(&cfg.beam.max_length_ratio)->default_value(cfg.beam.max_length_ratio, rnnsearch::util::shortest_number(cfg.beam.max_length_ratio)),
        "at most ratio * source length + 10 target tokens")
-      ("max-length", po::value(&cfg.max_length)->default_value(cfg.max_length), "longer source lines are truncated, with a warning (0 = no limit)")
+      ("max-length", rnnsearch::util::unsigned_value(&cfg.max_length, "max-length", std::size_t{0}, rnnsearch::search::kMaxSourcePieces)->default_value(cfg.max_length), "longer source lines are truncated, with a warning (0 = no limit)")
       ("mini-batch", po::value(&cfg.beam.batch_size)->default_value(cfg.beam.batch_size), "sentences translated together (1 = each line at once)")
       ("maxi-batch", po::value(&cfg.maxi_batch)->default_value(cfg.maxi_batch), "mini-batches per window sorted by length")
       ("alignment", po::value(&cfg.alignment), "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
@@ -50,23 +51,11 @@ int run(int argc, char** argv) {
     return rnnsearch::util::kExitOk;
   }
   if (model_paths.empty()) throw UsageError("--model MODEL is required");
-  if (cfg.beam.beam_size < 1) throw UsageError("--beam-size must be at least 1, got " + std::to_string(cfg.beam.beam_size));
-  if (n_best < 0 || n_best > cfg.beam.beam_size) {
-    throw UsageError("--n-best must be between 0 and --beam-size (" + std::to_string(cfg.beam.beam_size) + "), got " +
-                     std::to_string(n_best));
-  }
-  if (cfg.beam.batch_size < 1) throw UsageError("--mini-batch must be at least 1, got " + std::to_string(cfg.beam.batch_size));
-  if (cfg.maxi_batch < 1) throw UsageError("--maxi-batch must be at least 1, got " + std::to_string(cfg.maxi_batch));
-  if (cfg.beam.length_penalty < 0) throw UsageError("--length-penalty must be >= 0, got " + rnnsearch::util::shortest_number(cfg.beam.length_penalty));
-  if (!(cfg.beam.max_length_ratio > 0)) {
-    throw UsageError("--max-length-ratio must be positive, got " + rnnsearch::util::shortest_number(cfg.beam.max_length_ratio));
-  }
-  if (!cfg.alignment.empty() && cfg.alignment != "hard" && cfg.alignment != "soft") {
-    throw UsageError("--alignment must be hard or soft, got '" + cfg.alignment + "'");
-  }
-  rnnsearch::model::check_attention_source_name(attention_source);
   cfg.n_best_output = n_best > 0;
   cfg.beam.n_best = std::max(1, n_best);
+  cfg.validate();
+  rnnsearch::util::check_range("n-best", n_best, 0, cfg.beam.beam_size);
+  rnnsearch::model::check_attention_source_name(attention_source);
   cfg.threads = common.resolved_threads();
   std::vector<rnnsearch::model::LoadedModel> models;
   for (const auto& path : model_paths) {

@@ -4,6 +4,7 @@
 #include "demo/corpus.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 
@@ -19,7 +20,7 @@ int run(int argc, char** argv) {
       ("train", po::value(&cfg.train)->default_value(cfg.train), "training sentence pairs")
       ("valid", po::value(&cfg.valid)->default_value(cfg.valid), "validation sentence pairs (held out)")
       ("test", po::value(&cfg.test)->default_value(cfg.test), "test sentence pairs (held out)")
-      ("seed", po::value(&cfg.seed)->default_value(cfg.seed), "random seed: the same seed gives the same files")
+      ("seed", rnnsearch::util::unsigned_value(&cfg.seed, "seed")->default_value(cfg.seed), "random seed: the same seed gives the same files")
       ("source-language", po::value(&cfg.source_language)->default_value(cfg.source_language),
        "file suffix of the source side (Avelic)")
       ("target-language", po::value(&cfg.target_language)->default_value(cfg.target_language),

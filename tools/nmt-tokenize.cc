@@ -7,6 +7,7 @@
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 
@@ -42,7 +43,7 @@ int run(int argc, char** argv) {
       ("output,o", po::value(&output)->default_value(output), "output file (- = stdout), written atomically")
       ("replace-invalid", po::bool_switch(&pipeline.replace_invalid),
        "replace invalid UTF-8 with U+FFFD instead of failing")
-      ("batch-lines", po::value(&pipeline.batch_lines)->default_value(pipeline.batch_lines),
+      ("batch-lines", rnnsearch::util::unsigned_value(&pipeline.batch_lines, "batch-lines", std::size_t{1}, std::size_t{1000000})->default_value(pipeline.batch_lines),
        "lines per thread per batch (-lines)")
       ("unbuffered,b", po::bool_switch(&unbuffered), "handle and flush one line at a time");
   rnnsearch::util::add_common_options(options, common);
@@ -56,7 +57,7 @@ int run(int argc, char** argv) {
                                           common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (pipeline.batch_lines == 0) throw rnnsearch::util::UsageError("--batch-lines must be >= 1, got 0");
+  rnnsearch::util::check_range<std::size_t>("batch-lines", pipeline.batch_lines, 1, 1000000);
   cfg.escape = !no_escape;
   pipeline.threads = common.resolved_threads();
   pipeline.line_by_line = unbuffered;

@@ -10,21 +10,32 @@
 #include "util/allocator.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
 
 namespace {
 
-void on_signal(int) { rnnsearch::train::request_stop(); }
+// The handlers run_tool set (util/cli.h): remove unfinished temporary files, die by the signal.
+struct sigaction previous_int, previous_term;
+
+// The first signal asks for a save and a stop; a second one ends the process at once,
+// through the handler that was there before.
+void on_signal(int signal) {
+  rnnsearch::train::request_stop(signal);
+  sigaction(signal, signal == SIGINT ? &previous_int : &previous_term, nullptr);
+}
 
 void install_signal_handlers() {
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;  // a second signal ends the process at once
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, &previous_int);
+  sigaction(SIGTERM, &action, &previous_term);
+  for (struct sigaction* previous : {&previous_int, &previous_term}) {
+    if (previous->sa_handler == SIG_IGN) previous->sa_handler = SIG_DFL;  // a second signal still ends it
+  }
 }
 
 void take_pair(const std::vector<std::string>& values, const char* option, std::string& first, std::string& second) {
@@ -57,10 +68,10 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       ("valid-translation-output", po::value(&cfg.valid_translation_output), "write the greedy translations of each validation (BPE undone) here, and the best one's to FILE.best");
   po::options_description data("Data");
   data.add_options()
-      ("src-vocab-size", po::value(&cfg.source_vocabulary_size)->default_value(cfg.source_vocabulary_size), "keep the most frequent source tokens (specials included; 0 = all)")
-      ("tgt-vocab-size", po::value(&cfg.target_vocabulary_size)->default_value(cfg.target_vocabulary_size), "keep the most frequent target tokens (specials included; 0 = all)")
+      ("src-vocab-size", rnnsearch::util::unsigned_value(&cfg.source_vocabulary_size, "src-vocab-size")->default_value(cfg.source_vocabulary_size), "keep the most frequent source tokens (specials included; 0 = all)")
+      ("tgt-vocab-size", rnnsearch::util::unsigned_value(&cfg.target_vocabulary_size, "tgt-vocab-size")->default_value(cfg.target_vocabulary_size), "keep the most frequent target tokens (specials included; 0 = all)")
       ("allow-unk", po::bool_switch(&cfg.allow_unknown), "map tokens missing from --vocabs to <unk> instead of failing")
-      ("max-length", po::value(&cfg.max_length)->default_value(cfg.max_length), "longest sentence in tokens, per side (0 = no limit)")
+      ("max-length", rnnsearch::util::unsigned_value(&cfg.max_length, "max-length", std::size_t{1}, rnnsearch::data::kMaxSentenceTokens)->default_value(cfg.max_length), "longest sentence in tokens, per side (at most 1000)")
       ("long-pairs", po::value(&cfg.long_pairs)->default_value(cfg.long_pairs), "pairs over --max-length: skip, error, truncate")
       ("mini-batch", po::value(&cfg.batching.sentences)->default_value(cfg.batching.sentences), "sentences per batch")
       ("mini-batch-words", po::value(&cfg.batching.target_tokens)->default_value(cfg.batching.target_tokens), "target tokens per batch, padding included (overrides --mini-batch when > 0)")
@@ -79,7 +90,7 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       ("dim-maxout", po::value(&cfg.model.maxout)->default_value(cfg.model.maxout), "deep output size after maxout")
       ("tied-embeddings", po::bool_switch(&cfg.model.tied_embeddings), "output layer shares the target embeddings (needs --dim-maxout = --dim-emb)")
       ("init", po::value(&cfg.init)->default_value(cfg.init), "initialization: xavier, paper")
-      ("seed", po::value(&cfg.seed)->default_value(cfg.seed), "random seed (initialization, shuffling, dropout)");
+      ("seed", rnnsearch::util::unsigned_value(&cfg.seed, "seed")->default_value(cfg.seed), "random seed (initialization, shuffling, dropout)");
   po::options_description training("Training");
   training.add_options()
       ("optimizer", po::value(&cfg.optimizer)->default_value(cfg.optimizer), "adam, adadelta")
@@ -109,7 +120,8 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       "Usage: nmt-train -t SRC TGT [--valid-sets SRC TGT] [-v SRC_VOCAB TGT_VOCAB] [-m MODEL] [options]\n"
       "Trains an RNNsearch model (Bahdanau et al. 2015) on line-aligned tokenized, BPE'd text. Writes\n"
       "MODEL (for nmt-decode), MODEL.ckpt (for --resume) and MODEL.best; SIGINT or SIGTERM saves both\n"
-      "and stops (exit 1). Under `mpirun -np N` (builds with MPI) N processes share every batch.\n",
+      "and stops (exit 128 + the signal: 130, 143). Under `mpirun -np N` (builds with MPI) N processes\n"
+      "share every batch.\n",
       rnnsearch::train::ProcessGroup::mpi_available() ? " (with MPI: mpirun -np N trains on N processes)"
                                                       : " (without MPI: trains in one process)"};
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
@@ -127,7 +139,9 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
   install_signal_handlers();
   rnnsearch::util::keep_freed_memory_for_reuse();
   const auto outcome = rnnsearch::train::run_training(cfg, group);
-  return outcome.interrupted ? rnnsearch::util::kExitFailure : rnnsearch::util::kExitOk;
+  // As Marian does, and as a shell reports a process the signal killed: a script tells
+  // "stopped, continue with --resume" (128 + N) from bad input (1).
+  return outcome.interrupted ? 128 + outcome.signal : rnnsearch::util::kExitOk;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "util/atomic_file.h"
 #include "util/cli.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 
@@ -23,7 +24,7 @@ int run(int argc, char** argv) {
       ("output,o", po::value(&output)->default_value(output), "vocabulary file (- = stdout), written atomically")
       ("min-count", po::value(&cfg.min_count)->default_value(cfg.min_count),
        "drop tokens seen fewer times (0 keeps all)")
-      ("max-size", po::value(&cfg.max_size)->default_value(cfg.max_size),
+      ("max-size", rnnsearch::util::unsigned_value(&cfg.max_size, "max-size")->default_value(cfg.max_size),
        "keep at most this many tokens, the most frequent (0 = no limit)")
       ("replace-invalid", po::bool_switch(&replace_invalid), "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
@@ -36,7 +37,7 @@ int run(int argc, char** argv) {
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (cfg.min_count < 0) throw rnnsearch::util::UsageError("--min-count must be >= 0, got " + std::to_string(cfg.min_count));
+  rnnsearch::util::check_range<std::int64_t>("min-count", cfg.min_count, 0, 1000000000000000000);
   const auto vocab = rnnsearch::text::build_vocab(
       inputs.empty() ? std::vector<std::string>{"-"} : inputs, cfg,
       replace_invalid ? rnnsearch::util::InvalidUtf8::kReplace : rnnsearch::util::InvalidUtf8::kError);

@@ -8,6 +8,7 @@
 #include "data/batch.h"
 #include "text/word_counter.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::align {
 
@@ -97,6 +98,30 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
     pairs.push_back(std::move(pair));
   }
   return pairs;
+}
+
+void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line) {
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    std::size_t pieces = 0;
+    bool in_piece = false;
+    for (const char c : lines[k]) {  // counts as text::split_space_words splits
+      if (c == ' ') {
+        in_piece = false;
+      } else if (!in_piece) {
+        in_piece = true;
+        ++pieces;
+      }
+    }
+    if (pieces > kMaxAlignPieces) {
+      throw util::Error(path, first_line + k, std::to_string(pieces) + " pieces, more than nmt-align reads (" +
+                                                  std::to_string(kMaxAlignPieces) + "); split the line");
+    }
+  }
+}
+
+void ExtractOptions::validate() const {
+  util::check_range("threshold", rules.threshold, 0.0f, 1.0f);
+  util::check_range("mini-batch", batch_size, 1, 1000);
 }
 
 }  // namespace rnnsearch::align

@@ -19,12 +19,26 @@
 
 namespace rnnsearch::align {
 
+// The most pieces (or words) a sentence may have for nmt-align: attention over a pair
+// takes |source| x |target| weights, so one runaway line (a file without line breaks)
+// would take gigabytes and IBM model 2 minutes per iteration.
+constexpr std::size_t kMaxAlignPieces = 1000;
+
+// Throws util::Error "PATH:LINE: N pieces, more than nmt-align reads (1000)" for the
+// first line of `lines` (lines[0] being line `first_line` of PATH) with more than
+// kMaxAlignPieces space-separated pieces.
+void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line = 1);
+
 struct ExtractOptions {
   bool soft = false;         // soft rows instead of links
   WordAlignmentRules rules;  // hard or threshold, step, merge, eos
   int batch_size = 32;
   // The decoder's attention or the model's alignment head (model/rnnsearch.h).
   model::AttentionSource weights = model::AttentionSource::kDecoder;
+
+  // Throws util::UsageError "--threshold must be in [0, 1], got nan", and for --mini-batch
+  // outside [1, 1000].
+  void validate() const;
 };
 
 // One output line per pair; an empty source or target gives an empty line.

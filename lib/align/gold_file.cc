@@ -24,10 +24,7 @@ std::vector<std::string> fields_of(const std::string& line) {
 
 bool looks_like_shared_task(const std::vector<std::string>& lines) {
   for (const auto& line : lines) {
-    const auto fields = fields_of(line);
-    if (fields.empty()) continue;
-    return (fields.size() == 3 || fields.size() == 4) && is_number(fields[0]) && is_number(fields[1]) &&
-           is_number(fields[2]);
+    if (const auto shared_task = is_shared_task_line(line)) return *shared_task;
   }
   return false;
 }
@@ -63,6 +60,13 @@ GoldFile parse_shared_task(const std::vector<std::string>& lines, const std::str
 }
 
 }  // namespace
+
+std::optional<bool> is_shared_task_line(const std::string& line) {
+  const auto fields = fields_of(line);
+  if (fields.empty()) return std::nullopt;
+  return (fields.size() == 3 || fields.size() == 4) && is_number(fields[0]) && is_number(fields[1]) &&
+         is_number(fields[2]);
+}
 
 GoldFile parse_gold_file(const std::vector<std::string>& lines, const std::string& path) {
   if (looks_like_shared_task(lines)) return parse_shared_task(lines, path);

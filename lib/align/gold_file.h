@@ -7,6 +7,7 @@
 //     NULL (such links are left out), as in Mihalcea and Pedersen (2003).
 // The format is told from the first non-blank line: three or four fields, the first three
 // numbers, is the shared-task format.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct GoldFile {
 // Throws util::Error naming the file and line for anything malformed: a bad field, a
 // sentence number of 0, a label other than S or P.
 GoldFile read_gold_file(const std::string& path);
+// For a reader of a gold file line by line: whether `line` (the first non-blank one)
+// starts a shared-task file; nullopt for a blank line, which decides nothing.
+std::optional<bool> is_shared_task_line(const std::string& line);
 // The same from the file's lines (`path` names it in errors).
 GoldFile parse_gold_file(const std::vector<std::string>& lines, const std::string& path);
 

@@ -37,23 +37,22 @@ std::string attention_svg(const std::vector<HeatmapPair>& pairs) {
   const int margin_top = static_cast<int>(top) * kCharWidth + 30;
   std::string body;
   int y = 0;
-  char buffer[512];
+  char buffer[512];  // numbers only: user text is appended, never formatted into it
   for (const auto& pair : pairs) {
-    std::snprintf(buffer, sizeof(buffer), "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text>\n", y + 16,
-                  util::xml_escape(pair.title).c_str());
-    body += buffer;
+    body += "<text x=\"4\" y=\"" + std::to_string(y + 16) + "\" font-weight=\"bold\">" + util::xml_escape(pair.title) +
+            "</text>\n";
     const int grid_top = y + margin_top;
     for (std::size_t i = 0; i < pair.source.size(); ++i) {
       const int x = margin_left + static_cast<int>(i) * kCell + kCell / 2 + 4;
-      std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" transform=\"rotate(-60 %d %d)\">%s</text>\n", x,
-                    grid_top - 4, x, grid_top - 4, util::xml_escape(pair.source[i]).c_str());
-      body += buffer;
+      std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" transform=\"rotate(-60 %d %d)\">", x,
+                    grid_top - 4, x, grid_top - 4);
+      body += buffer + util::xml_escape(pair.source[i]) + "</text>\n";
     }
     for (std::size_t j = 0; j < pair.target.size(); ++j) {
       const int cell_y = grid_top + static_cast<int>(j) * kCell;
-      std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", margin_left - 4,
-                    cell_y + kCell - 6, util::xml_escape(pair.target[j]).c_str());
-      body += buffer;
+      std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", margin_left - 4,
+                    cell_y + kCell - 6);
+      body += buffer + util::xml_escape(pair.target[j]) + "</text>\n";
       for (std::size_t i = 0; i < pair.source.size(); ++i) {
         const float w = std::clamp(pair.weights(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i)), 0.0f, 1.0f);
         const int shade = static_cast<int>(255.0f * (1.0f - w) + 0.5f);

@@ -12,7 +12,11 @@
 // iteration's uniform t (every pair 1e-9), the empirical feature's 0-based target
 // position, and the model feature's normalizer, which fast_align computes with the two
 // lengths swapped (tests/align compares with its golden output).
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "align/alignment.h"
@@ -25,6 +29,10 @@ struct Ibm2Options {
   double tension = 4.0;  // the starting tension (-T)
   bool optimize_tension = true;
   double alpha = 0.01;  // Dirichlet concentration; 0 = plain maximum likelihood
+
+  // Throws util::UsageError naming the option (-I, -p, -T, -a) outside its range:
+  // iterations [1, 1000], p_null [0.0001, 0.9999], tension [0.0001, 10000], alpha [0, 1000].
+  void validate() const;
 };
 
 struct Ibm2Iteration {
@@ -37,8 +45,47 @@ struct Ibm2Result {
   std::vector<Ibm2Iteration> iterations;
 };
 
-// Aligns every target word of each pair to one source word or to NULL (no link). Pairs
-// are lines of words; source[k] and target[k] must both be non-empty (util::Error).
+// Sentence pairs as word ids, compactly, since EM reads the corpus once per iteration:
+// pair k's words are source[source_begin[k] .. source_begin[k + 1]) and likewise for the
+// target. Source ids start at 1 (0 is NULL), target ids at 0, in order of first sight.
+// A million pairs of 20 words a side take 176 MB here (vectors of strings: gigabytes).
+struct Ibm2Corpus {
+  std::vector<std::int32_t> source, target;
+  std::vector<std::size_t> source_begin{0}, target_begin{0};
+  int source_types = 1;  // NULL included
+  int target_types = 0;
+
+  std::size_t size() const { return source_begin.size() - 1; }
+};
+
+// Builds an Ibm2Corpus a pair at a time (e.g. while reading two files in step).
+class Ibm2CorpusBuilder {
+ public:
+  // Adds the words of one pair, split at whitespace (space, \t, \n, \v, \f, \r).
+  // Throws util::Error when a side has none.
+  void add(std::string_view source, std::string_view target);
+  void add(const std::vector<std::string>& source, const std::vector<std::string>& target);
+  // The corpus; the builder is empty afterwards.
+  Ibm2Corpus take();
+
+ private:
+  std::int32_t source_id(std::string_view word);
+  std::int32_t target_id(std::string_view word);
+  void end_pair();
+
+  Ibm2Corpus corpus_;
+  std::unordered_map<std::string, std::int32_t> source_ids_, target_ids_;
+  std::string key_;
+};
+
+// Aligns every target word of each pair to one source word or to NULL (no link). With
+// `on_links`, each pair's sorted links go to it in order instead of into the result's
+// `links` (which then stays empty): nothing per pair is kept.
+Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
+                      const std::function<void(std::size_t pair, const Alignment& links)>& on_links = {});
+
+// The same for pairs given as lines of words; source[k] and target[k] must both be
+// non-empty (util::Error).
 Ibm2Result ibm2_align(const std::vector<std::vector<std::string>>& source,
                       const std::vector<std::vector<std::string>>& target, const Ibm2Options& options);
 

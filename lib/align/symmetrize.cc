@@ -1,6 +1,9 @@
 #include "align/symmetrize.h"
 
 #include <algorithm>
+#include <set>
+#include <unordered_set>
+#include <utility>
 
 #include "util/error.h"
 
@@ -8,24 +11,19 @@ namespace rnnsearch::align {
 
 namespace {
 
-// The links of one sentence pair as a grid, with which words are aligned so far.
+// The links of one sentence pair so far, with which words they align. Sparse: a pair has
+// about as many links as words, while the indices (read from a file) may be anything up
+// to INT_MAX, so a dense grid of them could take gigabytes for one link "50000-50000".
 class Grid {
  public:
-  Grid(int sources, int targets)
-      : sources_(sources), targets_(targets), cells_(static_cast<std::size_t>(sources) * targets, 0),
-        source_aligned_(static_cast<std::size_t>(sources), false),
-        target_aligned_(static_cast<std::size_t>(targets), false) {}
-
-  bool has(int i, int j) const {
-    return i >= 0 && j >= 0 && i < sources_ && j < targets_ && cells_[index(i, j)] != 0;
-  }
+  bool has(int i, int j) const { return cells_.count({i, j}) != 0; }
   void add(const Link& link) {
-    cells_[index(link.source, link.target)] = 1;
-    source_aligned_[static_cast<std::size_t>(link.source)] = true;
-    target_aligned_[static_cast<std::size_t>(link.target)] = true;
+    cells_.insert({link.source, link.target});
+    source_aligned_.insert(link.source);
+    target_aligned_.insert(link.target);
   }
-  bool source_aligned(int i) const { return source_aligned_[static_cast<std::size_t>(i)]; }
-  bool target_aligned(int j) const { return target_aligned_[static_cast<std::size_t>(j)]; }
+  bool source_aligned(int i) const { return source_aligned_.count(i) != 0; }
+  bool target_aligned(int j) const { return target_aligned_.count(j) != 0; }
   bool has_aligned_neighbour(const Link& link) const {
     for (int di = -1; di <= 1; ++di) {
       for (int dj = -1; dj <= 1; ++dj) {
@@ -34,22 +32,16 @@ class Grid {
     }
     return false;
   }
+  // Source index first, then target index, as the dense grid listed them.
   Alignment links() const {
     Alignment out;
-    for (int i = 0; i < sources_; ++i) {
-      for (int j = 0; j < targets_; ++j) {
-        if (cells_[index(i, j)]) out.push_back({i, j});
-      }
-    }
+    for (const auto& [i, j] : cells_) out.push_back({i, j});
     return out;
   }
 
  private:
-  std::size_t index(int i, int j) const { return static_cast<std::size_t>(i) * targets_ + j; }
-
-  int sources_, targets_;
-  std::vector<char> cells_;
-  std::vector<bool> source_aligned_, target_aligned_;
+  std::set<std::pair<int, int>> cells_;
+  std::unordered_set<int> source_aligned_, target_aligned_;
 };
 
 Alignment intersection(const Alignment& a, const Alignment& b) {
@@ -81,12 +73,7 @@ Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetr
   const Alignment all = union_of(forward, reverse);
   if (heuristic == Symmetrization::kUnion) return all;
 
-  int sources = 0, targets = 0;
-  for (const Link& link : all) {
-    sources = std::max(sources, link.source + 1);
-    targets = std::max(targets, link.target + 1);
-  }
-  Grid grid(sources, targets);
+  Grid grid;
   for (const Link& link : intersection(forward, reverse)) grid.add(link);
 
   // grow-diag: passes over the pending union links until one adds nothing.

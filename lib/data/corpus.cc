@@ -127,8 +127,8 @@ ParallelCorpus read_parallel_corpus(const std::string& source_path, const std::s
       skip(corpus.skipped_empty);
       continue;
     }
-    const std::size_t limit = options.max_length;
-    if (limit > 0 && (source_ids.size() > limit || target_ids.size() > limit)) {
+    const std::size_t limit = options.max_length > 0 ? std::min(options.max_length, kMaxSentenceTokens) : kMaxSentenceTokens;
+    if (source_ids.size() > limit || target_ids.size() > limit) {
       const util::LineReader& long_side = source_ids.size() > limit ? source_reader : target_reader;
       const std::size_t length = std::max(source_ids.size(), target_ids.size());
       switch (options.long_pairs) {

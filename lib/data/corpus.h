@@ -19,8 +19,12 @@ enum class LongPairs {
   kTruncate,  // keep the first max_length tokens of each side
 };
 
+// The most tokens per side a training pair may have (nmt-train --max-length at most
+// this): one longer sentence would make a batch of gigabytes.
+constexpr std::size_t kMaxSentenceTokens = 1000;
+
 struct CorpusOptions {
-  std::size_t max_length = 50;  // tokens per side, before </s> (0 = no limit)
+  std::size_t max_length = 50;  // tokens per side, before </s> (0 = kMaxSentenceTokens)
   LongPairs long_pairs = LongPairs::kSkip;
   bool allow_unknown = true;    // false: a token missing from the vocabulary is an error
   bool skip_empty = true;       // pairs with an empty side are left out (else an error)

@@ -41,7 +41,9 @@ void Vocabulary::add(const std::string& token) {
 }
 
 Vocabulary Vocabulary::from_vocab_file(const std::string& path, std::size_t max_size, std::int64_t min_count) {
-  return from_counts(text::read_vocab(path), max_size, min_count);
+  const auto counts = text::read_vocab(path);
+  if (counts.empty()) throw util::Error(path, "is empty: a vocabulary file has a \"token count\" line per token (nmt-vocab)");
+  return from_counts(counts, max_size, min_count);
 }
 
 Vocabulary Vocabulary::from_text_files(const std::vector<std::string>& paths, std::size_t max_size,

@@ -5,12 +5,13 @@
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::demo {
 
 void CorpusConfig::validate() const {
-  for (const auto& [option, size] : {std::pair{"--train", train}, {"--valid", valid}, {"--test", test}}) {
-    if (size < 0) throw util::UsageError(std::string(option) + " must be >= 0, got " + std::to_string(size));
+  for (const auto& [option, size] : {std::pair{"train", train}, {"valid", valid}, {"test", test}}) {
+    util::check_range(option, size, 0L, kMaxSplitPairs);
   }
   if (source_language.empty() || target_language.empty() || source_language == target_language) {
     throw util::UsageError("--source-language and --target-language must be two different non-empty codes, got '" +

@@ -14,6 +14,9 @@
 
 namespace rnnsearch::demo {
 
+// The most pairs a split may have: the corpus is built in memory before it is written.
+constexpr long kMaxSplitPairs = 10000000;
+
 struct CorpusConfig {
   std::uint64_t seed = 1;
   long train = 10000;  // sentence pairs per split
@@ -23,8 +26,8 @@ struct CorpusConfig {
   std::string target_language = "xb";
   bool tokenized = false;  // write the tokenized form (punctuation split, no capitals)
 
-  // Throws util::UsageError naming the option for a negative size or an empty or
-  // identical language code.
+  // Throws util::UsageError naming the option for a size outside [0, kMaxSplitPairs] or
+  // an empty or identical language code.
   void validate() const;
 };
 

@@ -34,13 +34,10 @@ std::uint64_t effective_seed(const EvalConfig& config) { return config.seed ? *c
 std::string seed_text(const EvalConfig& config) { return config.seed ? std::to_string(*config.seed) : "none"; }
 
 // sacreBLEU warns when a BLEU hypothesis looks tokenized (100+ lines ending in " .").
-void warn_if_tokenized(const EvalConfig& config, const std::vector<std::string>& lines,
-                       std::vector<std::string>& warnings) {
+bool ends_in_tokenized_period(const std::string& l) { return l.size() >= 2 && l.compare(l.size() - 2, 2, " .") == 0; }
+
+void warn_if_tokenized(const EvalConfig& config, std::size_t count, std::vector<std::string>& warnings) {
   if (config.bleu_force) return;
-  std::size_t count = 0;
-  for (const auto& l : lines) {
-    if (l.size() >= 2 && l.compare(l.size() - 2, 2, " .") == 0) ++count;
-  }
   if (count >= 100) {
     warnings.push_back("That's 100 lines that end in a tokenized period ('.')");
     warnings.push_back("It looks like you forgot to detokenize your test data, which may hurt your score.");
@@ -49,29 +46,91 @@ void warn_if_tokenized(const EvalConfig& config, const std::vector<std::string>&
 }
 
 // Per-segment statistics of every system under one metric, systems in parallel.
-std::vector<StatsMatrix> all_segment_stats(const Metric& metric, const std::vector<SystemOutput>& systems,
+std::vector<StatsMatrix> all_segment_stats(const Metric& metric, const std::vector<std::vector<std::string>>& systems,
                                            int threads) {
   std::vector<StatsMatrix> stats(systems.size());
   if (threads <= 1 || systems.size() == 1) {
-    for (std::size_t s = 0; s < systems.size(); ++s) stats[s] = metric.segment_stats(systems[s].lines, threads);
+    for (std::size_t s = 0; s < systems.size(); ++s) stats[s] = metric.segment_stats(systems[s], threads);
     return stats;
   }
   std::vector<std::future<StatsMatrix>> jobs;
   for (const auto& system : systems) {
-    jobs.push_back(std::async(std::launch::async, [&metric, &system] { return metric.segment_stats(system.lines); }));
+    jobs.push_back(std::async(std::launch::async, [&metric, &system] { return metric.segment_stats(system); }));
   }
   for (std::size_t s = 0; s < systems.size(); ++s) stats[s] = jobs[s].get();
   return stats;
 }
 
-std::string sentence_level(const EvalConfig& config, const EvalInputs& inputs) {
+// One metric's statistics of every system: all rows when `rows` was asked for, else only
+// the column sums, added row by row in segment order as StatsMatrix::column_sums adds.
+struct MetricStats {
+  std::unique_ptr<Metric> metric;  // over no segments: for scores and the signature
+  std::vector<StatsMatrix> rows;   // [system]
+  std::vector<std::vector<double>> sums;  // [system]
+
+  std::vector<double> column_sums(std::size_t s) const { return rows.empty() ? sums[s] : rows[s].column_sums(); }
+};
+
+struct Collected {
+  std::vector<MetricStats> metrics;          // in the order of the names asked for
+  std::vector<std::size_t> tokenized_lines;  // [system]: lines ending in " ."
+};
+
+// Reads the inputs to their end, one block at a time: each block's references build a
+// metric for its segments only, whose rows are appended (or summed) per system.
+Collected collect_stats(const EvalConfig& config, EvalStream& inputs, const std::vector<std::string>& names,
+                        bool rows, bool sentence_level) {
+  const std::size_t systems = inputs.system_names().size();
+  Collected out;
+  out.tokenized_lines.assign(systems, 0);
+  const ReferenceSet no_segments(static_cast<std::size_t>(inputs.num_reference_streams()));
+  for (const auto& name : names) {
+    MetricStats m;
+    m.metric = make_metric(name, config, no_segments, sentence_level);
+    if (rows) {
+      m.rows.resize(systems);
+      for (auto& st : m.rows) st.width = m.metric->width();
+    } else {
+      m.sums.assign(systems, std::vector<double>(m.metric->width(), 0.0));
+    }
+    out.metrics.push_back(std::move(m));
+  }
+  EvalBlock block;
+  while (inputs.next(block)) {
+    for (std::size_t s = 0; s < systems; ++s) {
+      for (const auto& l : block.systems[s]) out.tokenized_lines[s] += ends_in_tokenized_period(l) ? 1 : 0;
+    }
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      MetricStats& m = out.metrics[k];
+      const auto metric = make_metric(names[k], config, block.references, sentence_level);
+      std::vector<StatsMatrix> stats = all_segment_stats(*metric, block.systems, config.threads);
+      for (std::size_t s = 0; s < systems; ++s) {
+        if (rows) {
+          m.rows[s].values.insert(m.rows[s].values.end(), stats[s].values.begin(), stats[s].values.end());
+          continue;
+        }
+        std::vector<double>& sums = m.sums[s];
+        for (std::size_t i = 0; i < stats[s].rows(); ++i) {
+          const double* r = stats[s].row(i);
+          for (std::size_t c = 0; c < sums.size(); ++c) sums[c] += r[c];
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::string sentence_level(const EvalConfig& config, EvalStream& inputs, std::vector<std::string>& warnings) {
   if (config.metrics.size() > 1) throw util::UsageError("--sentence-level takes one metric, got " + std::to_string(config.metrics.size()));
-  if (inputs.systems.size() > 1) throw util::UsageError("--sentence-level scores one system, got " + std::to_string(inputs.systems.size()));
+  const std::size_t systems = inputs.system_names().size();
+  if (systems > 1) throw util::UsageError("--sentence-level scores one system, got " + std::to_string(systems));
   if (config.confidence || config.paired_bs || config.paired_ar) {
     throw util::UsageError("statistical tests are unavailable with --sentence-level");
   }
-  const auto metric = make_metric(config.metrics.front(), config, inputs.references, true);
-  const StatsMatrix stats = metric->segment_stats(inputs.systems.front().lines, config.threads);
+  Collected collected = collect_stats(config, inputs, config.metrics, true, true);
+  if (config.metrics.front() == "bleu") warn_if_tokenized(config, collected.tokenized_lines.front(), warnings);
+  const auto& metric = collected.metrics.front().metric;
+  const StatsMatrix& stats = collected.metrics.front().rows.front();
   const std::string signature = format_signature(*metric, {}, config.short_signature);
   std::string out;
   for (std::size_t i = 0; i < stats.rows(); ++i) {
@@ -81,17 +140,16 @@ std::string sentence_level(const EvalConfig& config, const EvalInputs& inputs) {
   return out;
 }
 
-std::string single_system(const EvalConfig& config, const EvalInputs& inputs) {
+std::string single_system(const EvalConfig& config, const Collected& collected) {
   const bool json = config.format == "json";
   std::vector<std::string> results;
-  for (const auto& name : sorted_metric_names(config.metrics)) {
-    const auto metric = make_metric(name, config, inputs.references, false);
-    const StatsMatrix stats = metric->segment_stats(inputs.systems.front().lines, config.threads);
-    const std::vector<double> sums = stats.column_sums();
+  for (const MetricStats& m : collected.metrics) {
+    const auto& metric = m.metric;
+    const std::vector<double> sums = m.column_sums(0);
     Score score = metric->score_from_stats(sums.data());
     SignatureGlobals globals;
     if (config.confidence) {
-      const auto samples = bootstrap_scores(*metric, {&stats}, config.confidence_n, effective_seed(config), config.threads);
+      const auto samples = bootstrap_scores(*metric, {&m.rows.front()}, config.confidence_n, effective_seed(config), config.threads);
       const Confidence c = estimate_confidence(samples.front());
       score.mean = c.mean;
       score.ci = c.ci;
@@ -104,12 +162,12 @@ std::string single_system(const EvalConfig& config, const EvalInputs& inputs) {
   return format_single_results(results, json);
 }
 
-std::string multi_system(const EvalConfig& config, const EvalInputs& inputs) {
-  if (config.confidence) throw util::UsageError("--confidence scores one system; use --paired-bs for several");
+std::string multi_system(const EvalConfig& config, const std::vector<std::string>& system_names,
+                         const Collected& collected) {
   const bool paired = config.paired_bs || config.paired_ar;
   ResultsTable table;
-  for (std::size_t s = 0; s < inputs.systems.size(); ++s) {
-    std::string name = inputs.systems[s].name;
+  for (std::size_t s = 0; s < system_names.size(); ++s) {
+    std::string name = system_names[s];
     if (paired && s == 0) name = config.inputs.empty() ? "Baseline" : "Baseline: " + name;
     if (paired && config.inputs.empty() && s > 0) name = "System " + std::to_string(s);
     table.systems.push_back(name);
@@ -119,13 +177,13 @@ std::string multi_system(const EvalConfig& config, const EvalInputs& inputs) {
   table.samples = config.paired_bs ? config.paired_bs_n : config.paired_ar_n;
 
   const std::uint64_t seed = effective_seed(config);
-  for (const auto& name : sorted_metric_names(config.metrics)) {
-    const auto metric = make_metric(name, config, inputs.references, false);
-    const std::vector<StatsMatrix> stats = all_segment_stats(*metric, inputs.systems, config.threads);
+  for (const MetricStats& m : collected.metrics) {
+    const auto& metric = m.metric;
+    const std::vector<StatsMatrix>& stats = m.rows;
     ResultsColumn column;
     std::vector<double> scores;
-    for (const auto& st : stats) {
-      const std::vector<double> sums = st.column_sums();
+    for (std::size_t s = 0; s < system_names.size(); ++s) {
+      const std::vector<double> sums = m.column_sums(s);
       const Score score = metric->score_from_stats(sums.data());
       if (column.metric.empty()) column.metric = score.name;
       scores.push_back(score.score);
@@ -168,24 +226,30 @@ std::string multi_system(const EvalConfig& config, const EvalInputs& inputs) {
 
 }  // namespace
 
-EvalReport evaluate(const EvalConfig& config, const EvalInputs& inputs) {
+EvalReport evaluate(const EvalConfig& config, EvalStream& inputs) {
   EvalReport report;
+  if (config.sentence_level) {
+    report.output = sentence_level(config, inputs, report.warnings);
+    return report;
+  }
+  const std::size_t systems = inputs.system_names().size();
+  if (systems == 1 && (config.paired_bs || config.paired_ar)) {
+    throw util::UsageError("paired tests need several systems: -i BASELINE SYSTEM...");
+  }
+  if (systems > 1 && config.confidence) {
+    throw util::UsageError("--confidence scores one system; use --paired-bs for several");
+  }
+  // Rows only for a test that resamples them; else sums, whatever the corpus size.
+  const bool rows = config.confidence || config.paired_bs || config.paired_ar;
+  const Collected collected = collect_stats(config, inputs, sorted_metric_names(config.metrics), rows, false);
   for (const auto& name : config.metrics) {
     if (name == "bleu") {
-      for (const auto& system : inputs.systems) warn_if_tokenized(config, system.lines, report.warnings);
+      for (std::size_t s = 0; s < systems; ++s) warn_if_tokenized(config, collected.tokenized_lines[s], report.warnings);
       break;
     }
   }
-  if (config.sentence_level) {
-    report.output = sentence_level(config, inputs);
-  } else if (inputs.systems.size() == 1) {
-    if (config.paired_bs || config.paired_ar) {
-      throw util::UsageError("paired tests need several systems: -i BASELINE SYSTEM...");
-    }
-    report.output = single_system(config, inputs);
-  } else {
-    report.output = multi_system(config, inputs);
-  }
+  report.output = systems == 1 ? single_system(config, collected)
+                               : multi_system(config, inputs.system_names(), collected);
   return report;
 }
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "eval/eval_config.h"
-#include "eval/eval_inputs.h"
+#include "eval/eval_stream.h"
 
 namespace rnnsearch::eval {
 
@@ -14,8 +14,11 @@ struct EvalReport {
   std::vector<std::string> warnings;  // for stderr, one line each
 };
 
+// Reads `inputs` to their end in one pass, every metric at once, keeping per-segment
+// statistics only where sentence scores or a statistical test need them (else only
+// their sums, added in segment order: the scores are the same to the bit).
 // Throws util::Error for bad input and util::UsageError for impossible requests
 // (e.g. several metrics at sentence level).
-EvalReport evaluate(const EvalConfig& config, const EvalInputs& inputs);
+EvalReport evaluate(const EvalConfig& config, EvalStream& inputs);
 
 }  // namespace rnnsearch::eval

@@ -35,7 +35,10 @@ void LengthBucketOptions::validate() const {
   }
 }
 
-std::vector<LengthBucket> length_buckets(const std::vector<std::string>& sources, const LengthBucketOptions& options) {
+namespace {
+
+// Every bucket up to the open one, without segments.
+std::vector<LengthBucket> empty_buckets(const LengthBucketOptions& options) {
   options.validate();
   std::vector<LengthBucket> buckets;
   for (int low = 0; low <= options.max; low += options.width) {
@@ -45,6 +48,17 @@ std::vector<LengthBucket> length_buckets(const std::vector<std::string>& sources
     bucket.label = bucket.high < 0 ? std::to_string(low) + "+" : std::to_string(low) + "-" + std::to_string(bucket.high);
     buckets.push_back(bucket);
   }
+  return buckets;
+}
+
+std::size_t bucket_of(const std::string& source, const LengthBucketOptions& options) {
+  return static_cast<std::size_t>(std::min(words(source), options.max) / options.width);
+}
+
+}  // namespace
+
+std::vector<LengthBucket> length_buckets(const std::vector<std::string>& sources, const LengthBucketOptions& options) {
+  std::vector<LengthBucket> buckets = empty_buckets(options);
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const int length = std::min(words(sources[i]), options.max);
     buckets[static_cast<std::size_t>(length / options.width)].segments.push_back(i);
@@ -77,6 +91,45 @@ LengthScores score_by_length(const Metric& metric, const std::vector<std::string
     }
     out.scores.push_back(row);
     out.overall.push_back(metric.score_from_stats(stats.column_sums().data()));
+  }
+  return out;
+}
+
+LengthScoreBuilder::LengthScoreBuilder(std::vector<std::string> system_names, std::size_t width,
+                                       const LengthBucketOptions& options)
+    : options_(options), width_(width), buckets_(empty_buckets(options)), systems_(std::move(system_names)) {
+  bucket_sums_.assign(systems_.size(), std::vector<std::vector<double>>(buckets_.size(), std::vector<double>(width_, 0.0)));
+  overall_sums_.assign(systems_.size(), std::vector<double>(width_, 0.0));
+}
+
+void LengthScoreBuilder::add(const std::vector<std::string>& sources, const std::vector<StatsMatrix>& stats) {
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const std::size_t b = bucket_of(sources[i], options_);
+    buckets_[b].segments.push_back(segments_ + i);
+    for (std::size_t s = 0; s < systems_.size(); ++s) {
+      const double* row = stats[s].row(i);
+      for (std::size_t k = 0; k < width_; ++k) {
+        bucket_sums_[s][b][k] += row[k];
+        overall_sums_[s][k] += row[k];
+      }
+    }
+  }
+  segments_ += sources.size();
+}
+
+LengthScores LengthScoreBuilder::finish(const Metric& metric) const {
+  LengthScores out;
+  out.buckets = buckets_;
+  out.systems = systems_;
+  for (std::size_t s = 0; s < systems_.size(); ++s) {
+    std::vector<Score> row;
+    for (std::size_t b = 0; b < buckets_.size(); ++b) {
+      Score score = buckets_[b].segments.empty() ? Score{} : metric.score_from_stats(bucket_sums_[s][b].data());
+      if (buckets_[b].segments.empty()) score.score = -1.0;
+      row.push_back(score);
+    }
+    out.scores.push_back(row);
+    out.overall.push_back(metric.score_from_stats(overall_sums_[s].data()));
   }
   return out;
 }

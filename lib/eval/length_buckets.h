@@ -45,6 +45,32 @@ LengthScores score_by_length(const Metric& metric, const std::vector<std::string
                              const std::vector<std::vector<std::string>>& hypotheses,
                              const LengthBucketOptions& options, int threads = 1);
 
+// score_by_length a block of segments at a time, for inputs read as a stream
+// (eval/eval_stream.h): only the buckets' segment lists and per-bucket sums of each
+// system's statistics are kept, added in segment order, so the scores equal
+// score_by_length's to the bit.
+class LengthScoreBuilder {
+ public:
+  // Throws util::UsageError as LengthBucketOptions::validate does.
+  LengthScoreBuilder(std::vector<std::string> system_names, std::size_t width, const LengthBucketOptions& options);
+
+  // The next sources in order; stats[s] holds system s's rows of the same segments.
+  void add(const std::vector<std::string>& sources, const std::vector<StatsMatrix>& stats);
+  std::size_t segments() const { return segments_; }
+  // Scores every bucket and the whole set with `metric` (any instance of the metric:
+  // only score_from_stats is used).
+  LengthScores finish(const Metric& metric) const;
+
+ private:
+  LengthBucketOptions options_;
+  std::size_t width_;
+  std::vector<LengthBucket> buckets_;
+  std::vector<std::string> systems_;
+  std::vector<std::vector<std::vector<double>>> bucket_sums_;  // [system][bucket][column]
+  std::vector<std::vector<double>> overall_sums_;               // [system][column]
+  std::size_t segments_ = 0;
+};
+
 // The scores as an aligned text table: a row per bucket (label, sentences, a column per
 // system, "-" for empty buckets) and a last row "all"; `decimals` digits after the point.
 std::string format_length_table(const LengthScores& scores, const std::string& metric_name, int decimals);

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-#include <thread>
+#include <vector>
 
+#include "util/parallel.h"
 #include "util/rng.h"
 
 namespace rnnsearch::eval {
@@ -14,6 +15,7 @@ namespace {
 util::Rng resample_rng(std::uint64_t seed, std::uint64_t k) { return util::Rng(seed ^ (0xD1B54A32D192ED03ull * (k + 1))); }
 
 // Runs body(k) for k in [0, count) on `threads` threads, each taking a contiguous block.
+// An exception in a worker reaches the caller (util::run_on_threads), not std::terminate.
 template <typename Body>
 void parallel_for(int count, int threads, Body body) {
   threads = std::max(1, std::min(threads, count));
@@ -21,15 +23,11 @@ void parallel_for(int count, int threads, Body body) {
     for (int k = 0; k < count; ++k) body(k);
     return;
   }
-  std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t) {
+  util::run_on_threads(threads, [&](int t) {
     const int begin = static_cast<int>(static_cast<long>(count) * t / threads);
     const int end = static_cast<int>(static_cast<long>(count) * (t + 1) / threads);
-    workers.emplace_back([begin, end, &body] {
-      for (int k = begin; k < end; ++k) body(k);
-    });
-  }
-  for (auto& w : workers) w.join();
+    for (int k = begin; k < end; ++k) body(k);
+  });
 }
 
 }  // namespace

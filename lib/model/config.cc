@@ -1,35 +1,27 @@
 #include "model/config.h"
 
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::model {
 
-namespace {
-
-void check_positive(const char* option, int value) {
-  if (value < 1) throw util::UsageError(std::string("--") + option + " must be at least 1, got " + std::to_string(value));
-}
-
-}  // namespace
-
 void ModelConfig::validate() const {
-  check_positive("dim-emb", embedding);
-  check_positive("dim-enc", encoder_hidden);
-  check_positive("dim-dec", decoder_hidden);
-  check_positive("dim-att", attention);
-  check_positive("dim-maxout", maxout);
-  if (source_vocabulary < 5 || target_vocabulary < 5) {
-    throw util::UsageError("vocabularies need at least one token besides the 4 specials, got " +
-                           std::to_string(source_vocabulary) + " source and " + std::to_string(target_vocabulary) +
-                           " target entries");
+  util::check_range("dim-emb", embedding, 1, kMaxDimension);
+  util::check_range("dim-enc", encoder_hidden, 1, kMaxDimension);
+  util::check_range("dim-dec", decoder_hidden, 1, kMaxDimension);
+  util::check_range("dim-att", attention, 1, kMaxDimension);
+  util::check_range("dim-maxout", maxout, 1, kMaxDimension);
+  if (source_vocabulary < 5 || target_vocabulary < 5 || source_vocabulary > kMaxVocabulary ||
+      target_vocabulary > kMaxVocabulary) {
+    throw util::UsageError("vocabularies need at least one token besides the 4 specials and at most " +
+                           std::to_string(kMaxVocabulary) + " entries, got " + std::to_string(source_vocabulary) +
+                           " source and " + std::to_string(target_vocabulary) + " target entries");
   }
   if (attention_form != nn::AttentionForm::kAdditive && attention_form != nn::AttentionForm::kDot &&
       attention_form != nn::AttentionForm::kGeneral && attention_form != nn::AttentionForm::kNone) {
     throw util::UsageError("unknown attention form " + std::to_string(static_cast<int>(attention_form)));
   }
-  if (alignment_head < 0) {
-    throw util::UsageError("--alignment-head must be 0 (none) or more, got " + std::to_string(alignment_head));
-  }
+  util::check_range("alignment-head", alignment_head, 0, kMaxDimension);
   if (tied_embeddings && maxout != embedding) {
     throw util::UsageError("--tied-embeddings needs --dim-maxout equal to --dim-emb, got " + std::to_string(maxout) +
                            " and " + std::to_string(embedding));

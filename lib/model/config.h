@@ -5,8 +5,15 @@
 #include <string>
 
 #include "nn/attention.h"
+#include "util/error.h"
 
 namespace rnnsearch::model {
+
+// Bounds of the sizes (nmt-train(1)), for the command line and for model files alike: a
+// layer wider than kMaxDimension or a vocabulary larger than kMaxVocabulary is a typo or
+// a damaged file, not a model.
+constexpr int kMaxDimension = 8192;
+constexpr int kMaxVocabulary = 10000000;
 
 struct ModelConfig {
   int source_vocabulary = 0;  // including the four specials (data::Vocabulary)
@@ -38,7 +45,13 @@ struct ModelConfig {
   template <class Archive>
   void serialize(Archive& archive, unsigned version) {
     archive & source_vocabulary & target_vocabulary & embedding & encoder_hidden & decoder_hidden & attention &
-        maxout & tied_embeddings;
+        maxout;
+    // The flag is stored as Boost stores a bool, one byte, but read through a byte: a damaged
+    // file's 62 loaded straight into a bool is undefined behaviour (found by fuzzing).
+    unsigned char tied = tied_embeddings;
+    archive & tied;
+    if (tied > 1) throw util::UsageError("the tied-embeddings flag must be 0 or 1, got " + std::to_string(tied));
+    tied_embeddings = tied == 1;
     if (version >= 1) {
       archive & attention_form;
     } else {

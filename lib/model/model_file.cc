@@ -2,12 +2,16 @@
 
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+#include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <sstream>
+#include <new>
+#include <stdexcept>
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/option_range.h"
+#include "util/read_file.h"
 
 namespace rnnsearch::model {
 
@@ -46,8 +50,73 @@ std::uint32_t float_one_bits() {
   return bits;
 }
 
-const char* kind_name(std::uint32_t kind) {
-  return kind == static_cast<std::uint32_t>(FileKind::kModel) ? "model" : "checkpoint";
+// "a model file", "a checkpoint file", "a file of unknown kind 7".
+std::string kind_name(std::uint32_t kind) {
+  if (kind == static_cast<std::uint32_t>(FileKind::kModel)) return "a model file";
+  if (kind == static_cast<std::uint32_t>(FileKind::kCheckpoint)) return "a checkpoint file";
+  return "a file of unknown kind " + std::to_string(kind);
+}
+
+// The bytes of the payload not yet read.
+std::uint64_t bytes_left(std::istream& payload, std::uint64_t payload_size) {
+  const auto at = payload.tellg();
+  return at < 0 ? 0 : payload_size - std::min<std::uint64_t>(payload_size, static_cast<std::uint64_t>(at));
+}
+
+// A string as the archive writes one (its length, then its bytes), the length checked
+// against what is left of the payload before anything is allocated.
+std::string read_string(boost::archive::binary_iarchive& archive, std::istream& payload, std::uint64_t payload_size,
+                        const std::string& path, const std::string& what) {
+  std::size_t length = 0;
+  archive.load_binary(&length, sizeof(length));
+  if (length > bytes_left(payload, payload_size)) {
+    throw util::Error(path, "damaged: " + what + " is " + std::to_string(length) + " bytes long, more than the " +
+                                std::to_string(bytes_left(payload, payload_size)) + " bytes left in the file");
+  }
+  std::string text(length, '\0');
+  if (length > 0) archive.load_binary(text.data(), length);
+  return text;
+}
+
+// A vocabulary as `archive << tokens` wrote it, checked against the config's count and
+// the four specials. Boost reserves what the stored count says and sizes each string by
+// its stored length before reading it: a damaged count or length fails there (caught by
+// read_model_file as std::length_error or std::bad_alloc) or at the end of the payload.
+data::Vocabulary read_vocabulary(boost::archive::binary_iarchive& archive, const std::string& path, const char* side,
+                                 int expected_size) {
+  std::vector<std::string> tokens;
+  archive >> tokens;
+  if (tokens.size() != static_cast<std::size_t>(expected_size)) {
+    throw util::Error(path, std::string("damaged: its config says ") + std::to_string(expected_size) + " " + side +
+                                " vocabulary entries, the file lists " + std::to_string(tokens.size()));
+  }
+  const data::Vocabulary specials;
+  for (std::int32_t i = 0; i < data::Vocabulary::kSpecials; ++i) {
+    if (tokens[static_cast<std::size_t>(i)] != specials.token(i)) {
+      throw util::Error(path, std::string("damaged: the ") + side + " vocabulary does not start with the specials");
+    }
+  }
+  data::Vocabulary vocabulary(std::vector<std::string>(tokens.begin() + data::Vocabulary::kSpecials, tokens.end()));
+  if (vocabulary.size() != tokens.size()) {
+    throw util::Error(path, std::string("damaged: the ") + side + " vocabulary lists a token twice");
+  }
+  return vocabulary;
+}
+
+// The floats the parameters of `config` take at least (the matrices every model has,
+// whatever its options): checked against the payload before the model is allocated, so
+// a damaged config cannot ask for gigabytes.
+double least_parameter_floats(const ModelConfig& c) {
+  const double e = c.embedding, n = c.encoder_hidden, m = c.decoder_hidden, l = c.maxout;
+  const double vs = c.source_vocabulary, vt = c.target_vocabulary;
+  double floats = vs * e + vt * e + vt;       // E_x, E_y, b_out
+  floats += 2 * e * 3 * n + 2 * n * 3 * n;    // encoder GRUs, both directions
+  floats += (e + 2 * n) * 3 * m + m * 3 * m;  // decoder GRU
+  floats += (m + e + 2 * n) * 2 * l;          // deep output
+  if (!c.tied_embeddings) floats += l * vt;   // W_out
+  if (c.attention_form == nn::AttentionForm::kAdditive) floats += (m + 2 * n + 1) * c.attention;
+  floats += static_cast<double>(c.alignment_head) * (2 * n + m + e + 1);
+  return floats;
 }
 
 }  // namespace
@@ -91,9 +160,7 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
 }
 
 LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraReader& extra) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw util::Error(path, "cannot open the model file: " + std::string(std::strerror(errno)));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes = util::read_file(path, "the model file");
   Header header{};
   if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     throw util::Error(path, "not an rnnsearch model file (no RNNSRCH header)");
@@ -113,8 +180,7 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
   }
   if (header.kind != static_cast<std::uint32_t>(kind) &&
       !(kind == FileKind::kModel && header.kind == static_cast<std::uint32_t>(FileKind::kCheckpoint))) {
-    throw util::Error(path, std::string("is a ") + kind_name(header.kind) + " file, expected a " +
-                                kind_name(static_cast<std::uint32_t>(kind)));
+    throw util::Error(path, "is " + kind_name(header.kind) + ", expected " + kind_name(static_cast<std::uint32_t>(kind)));
   }
   const std::uint64_t available = bytes.size() - sizeof(Header);
   if (available != header.payload_size) {
@@ -131,13 +197,15 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
     boost::archive::binary_iarchive archive(payload, kArchiveFlags);
     ModelConfig config;
     archive >> config;
-    std::vector<std::string> tokens;
-    archive >> tokens;
-    loaded.source_vocabulary = data::Vocabulary(std::vector<std::string>(tokens.begin() + data::Vocabulary::kSpecials,
-                                                                         tokens.end()));
-    archive >> tokens;
-    loaded.target_vocabulary = data::Vocabulary(std::vector<std::string>(tokens.begin() + data::Vocabulary::kSpecials,
-                                                                         tokens.end()));
+    config.validate();
+    loaded.source_vocabulary = read_vocabulary(archive, path, "source", config.source_vocabulary);
+    loaded.target_vocabulary = read_vocabulary(archive, path, "target", config.target_vocabulary);
+    const double needed = least_parameter_floats(config) * sizeof(float);
+    if (needed > static_cast<double>(bytes_left(payload, header.payload_size))) {
+      throw util::Error(path, "damaged: its config (" + config.summary() + ") needs at least " +
+                                  util::range_number(needed) + " bytes of parameters, the file has " +
+                                  std::to_string(bytes_left(payload, header.payload_size)) + " left");
+    }
     loaded.model = std::make_unique<RnnSearch>(config);
     std::uint64_t count = 0;
     archive >> count;
@@ -147,9 +215,9 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
                                   std::to_string(parameters.size()));
     }
     for (nn::Parameter* p : parameters) {
-      std::string name;
+      const std::string name = read_string(archive, payload, header.payload_size, path, "a parameter name");
       std::int64_t rows = 0, cols = 0;
-      archive >> name >> rows >> cols;
+      archive >> rows >> cols;
       if (name != p->name || rows != p->value.rows() || cols != p->value.cols()) {
         throw util::Error(path, "parameter '" + name + "' [" + std::to_string(rows) + " x " + std::to_string(cols) +
                                     "] does not match the model's '" + p->name + "'");
@@ -161,6 +229,10 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
     throw util::Error(path, std::string("damaged model file: ") + e.what());
   } catch (const util::UsageError& e) {
     throw util::Error(path, std::string("holds an invalid model configuration: ") + e.what());
+  } catch (const std::length_error& e) {  // a damaged count or length (vocabularies, checkpoint state)
+    throw util::Error(path, std::string("damaged: a size in it is out of range (") + e.what() + ")");
+  } catch (const std::bad_alloc&) {  // the same, asking for more memory than there is
+    throw util::Error(path, "damaged: a size in it asks for more memory than there is");
   }
   return loaded;
 }

@@ -33,6 +33,17 @@ bool better(const Candidate& a, const Candidate& b) {
   return a.word < b.word;
 }
 
+}  // namespace
+
+int target_length_limit(double max_length_ratio, std::size_t source_length) {
+  // In double, clamped before the conversion: a huge ratio or a NaN must not overflow an int.
+  const double limit = max_length_ratio * static_cast<double>(source_length) + 10.0;
+  if (!(limit >= 1.0)) return 1;
+  return limit >= kMaxTargetLength ? kMaxTargetLength : static_cast<int>(limit);
+}
+
+namespace {
+
 double normalized(double log_probability, std::size_t length, double alpha) {
   return alpha == 0.0 ? log_probability : log_probability / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), alpha);
 }
@@ -64,7 +75,7 @@ void search_batch(const std::vector<model::RnnSearch*>& models,
 
   std::vector<int> limit(static_cast<std::size_t>(B));
   for (int b = 0; b < B; ++b) {
-    limit[b] = static_cast<int>(options.max_length_ratio * static_cast<double>(sources[0][indices[b]].size())) + 10;
+    limit[b] = target_length_limit(options.max_length_ratio, sources[0][indices[b]].size());
   }
   std::vector<std::vector<Hypothesis>> finished(static_cast<std::size_t>(B));
   std::vector<Live> live(static_cast<std::size_t>(B));

@@ -8,6 +8,7 @@
 // Finished hypotheses are ranked by the normalized score
 //   score = log p(y | x) / |y|^alpha      (|y| counts </s>; alpha = 0: no normalization)
 // With beam_size 1 this is exactly greedy decoding (search/greedy.h).
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct BeamOptions {
   int batch_size = 32;             // sentences decoded together (sorted by length)
   bool attention = false;          // keep each hypothesis's attention weights (alignments, --replace-unk)
 };
+
+// The most target tokens a hypothesis gets: max_length_ratio * source_length + 10,
+// clamped to [1, kMaxTargetLength] (greedy decoding uses the same limit).
+constexpr int kMaxTargetLength = 100000;
+int target_length_limit(double max_length_ratio, std::size_t source_length);
 
 struct Hypothesis {
   std::vector<std::int32_t> tokens;  // without </s>

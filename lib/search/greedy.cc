@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "data/batch.h"
+#include "search/beam_search.h"
 #include "data/vocabulary.h"
 
 namespace rnnsearch::search {
@@ -20,7 +21,7 @@ std::vector<std::vector<std::int32_t>> greedy_translate(model::RnnSearch& model,
     std::vector<int> limit(static_cast<std::size_t>(B));
     int longest = 0;
     for (int b = 0; b < B; ++b) {
-      limit[b] = static_cast<int>(options.max_length_ratio * static_cast<double>(sources[indices[b]].size())) + 10;
+      limit[b] = target_length_limit(options.max_length_ratio, sources[indices[b]].size());
       longest = std::max(longest, limit[b]);
     }
     std::vector<std::int32_t> previous(static_cast<std::size_t>(B), data::Vocabulary::kBos);

@@ -37,6 +37,10 @@ Source read_source(const std::string& line, const std::vector<model::LoadedModel
                    const std::function<void(const std::string&)>& warn) {
   std::vector<std::string_view> views;
   text::split_space_words(line, views);
+  if (views.size() > kMaxSourcePieces) {
+    throw util::Error(input_name, line_number, std::to_string(views.size()) + " pieces, more than nmt-decode reads (" +
+                                                   std::to_string(kMaxSourcePieces) + "); split the line");
+  }
   Source source;
   for (const auto view : views) source.words.emplace_back(view);
   if (max_length > 0 && source.words.size() > max_length) {
@@ -111,9 +115,7 @@ void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>
 std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateConfig& config,
                              const std::string& input, const std::string& output,
                              const std::function<void(const std::string&)>& warn) {
-  if (!config.alignment.empty() && config.alignment != "hard" && config.alignment != "soft") {
-    throw util::UsageError("--alignment must be hard or soft, got '" + config.alignment + "'");
-  }
+  config.validate();
   if (models.empty()) throw util::Error("translate_stream: no model");
   for (const auto& m : models) {
     if (!(m.target_vocabulary == models[0].target_vocabulary)) {

@@ -22,6 +22,18 @@
 
 namespace rnnsearch::search {
 
+// Bounds of the options (nmt-decode(1)). The decoder holds beam_size * mini_batch rows
+// of target-vocabulary scores at once, and a source line's encoding and attention grow
+// with its length: these keep a mistyped value from asking for gigabytes. A source line
+// of more than kMaxSourcePieces pieces is an error naming the file and line, whatever
+// max_length says (its truncation warns only below that).
+constexpr int kMaxBeamSize = 1000;
+constexpr int kMaxMiniBatch = 1000;
+constexpr int kMaxMaxiBatch = 1000;
+constexpr double kMaxLengthRatio = 100.0;
+constexpr double kMaxLengthPenalty = 10.0;
+constexpr std::size_t kMaxSourcePieces = 10000;
+
 struct TranslateConfig {
   BeamOptions beam;              // beam_size, n_best, length_penalty, max_length_ratio, batch_size (= --mini-batch)
   int maxi_batch = 10;           // mini-batches per window sorted by length
@@ -31,6 +43,10 @@ struct TranslateConfig {
   bool alignment_head = true;    // the first model's alignment head, when it has one, gives the weights of both
   std::size_t max_length = 100;  // longer sources are truncated (with a warning naming the line)
   int threads = 1;
+
+  // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
+  // above (n_best counts only with n_best_output, and at most beam_size).
+  void validate() const;
 };
 
 // Reads `input` ("-" = stdin) and writes to `output` ("-" = stdout, else atomically).

@@ -120,38 +120,29 @@ std::string BpeApplier::apply(std::string_view line) const {
   return out;
 }
 
+// apply_bpe's process_line on one line without its line break; a "\r" in it is no line
+// break here (see bpe_apply.h): one line in, one line out.
 void BpeApplier::apply(std::string_view line, std::string& out) const {
-  std::size_t start = 0;
-  for (std::size_t cr = line.find('\r'); cr != std::string_view::npos; cr = line.find('\r', start)) {
-    append_line_piece(line.substr(start, cr - start), out);
-    out += '\n';
-    start = cr + 1;
-  }
-  append_line_piece(line.substr(start), out);
-}
-
-// apply_bpe's process_line on one line without its line break.
-void BpeApplier::append_line_piece(std::string_view piece, std::string& out) const {
-  const std::size_t first = piece.find_first_not_of(' ');
+  const std::size_t first = line.find_first_not_of(' ');
   if (first == std::string_view::npos) {
-    out += piece;
+    out += line;
     return;
   }
-  const std::size_t last = piece.find_last_not_of(' ');
-  out += piece.substr(0, first);
+  const std::size_t last = line.find_last_not_of(' ');
+  out += line.substr(0, first);
   bool any = false;
   std::size_t i = first;
   while (i <= last) {
-    std::size_t j = piece.find(' ', i);
+    std::size_t j = line.find(' ', i);
     if (j == std::string_view::npos || j > last) j = last + 1;
     if (j > i) {
       if (any) out += ' ';
-      append_word(piece.substr(i, j - i), out);
+      append_word(line.substr(i, j - i), out);
       any = true;
     }
     i = j + 1;
   }
-  out += piece.substr(last + 1);
+  out += line.substr(last + 1);
 }
 
 void BpeApplier::append_word(std::string_view word, std::string& out) const {

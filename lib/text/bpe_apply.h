@@ -3,8 +3,10 @@
 // 92d6139): each space-separated word is split into characters ("</w>" on the last),
 // the lowest-ranked merge present is applied everywhere in the word, left to right,
 // until none applies; all pieces but a word's last carry the separator ("@@").
-// Leading and trailing spaces of a line are kept; "\r" inside a line is a line break,
-// as Python's universal newlines make it.
+// Leading and trailing spaces of a line are kept. A "\r" inside a line is an ordinary
+// character of the word it is in, so a line in gives one line out (a tool never changes
+// the number of lines); apply_bpe.py, reading with Python's universal newlines, breaks
+// the line there instead. A CRLF line end never gets here: util::LineReader strips it.
 //
 // Vocabulary filter (--vocabulary): a piece that is not in the vocabulary (with the
 // separator appended unless it ends the word) is split back by reversing its merge,
@@ -67,7 +69,6 @@ class BpeApplier {
   void add_merge(std::uint64_t pair, int rank, std::int32_t result);
   std::int32_t lookup(std::string_view s) const;
   const Merge* find_merge(std::int32_t a, std::int32_t b) const;
-  void append_line_piece(std::string_view piece, std::string& out) const;
   void append_word(std::string_view word, std::string& out) const;
   void encode(std::string_view segment, std::vector<std::string>& pieces) const;
   void check_vocabulary(std::vector<std::string>& pieces) const;

@@ -1,10 +1,9 @@
 #include "text/bpe_codes.h"
 
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include "util/error.h"
+#include "util/read_file.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {
@@ -69,11 +68,7 @@ BpeCodes parse_bpe_codes(std::string_view text, const std::string& name) {
 }
 
 BpeCodes read_bpe_codes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw util::Error(path, "cannot open BPE codes file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_bpe_codes(text.str(), path);
+  return parse_bpe_codes(util::read_file(path, "the BPE codes file"), path);
 }
 
 void write_bpe_codes(std::ostream& out, const BpeCodes& codes) {

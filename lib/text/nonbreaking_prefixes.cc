@@ -1,10 +1,9 @@
 #include "text/nonbreaking_prefixes.h"
 
-#include <fstream>
-#include <sstream>
 
 #include "text/nonbreaking_prefix_lists.h"
 #include "util/error.h"
+#include "util/read_file.h"
 
 namespace rnnsearch::text {
 namespace {
@@ -45,11 +44,7 @@ NonbreakingPrefixes NonbreakingPrefixes::from_text(std::string_view text) {
 }
 
 NonbreakingPrefixes NonbreakingPrefixes::from_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw util::Error(path, "cannot open the nonbreaking prefix file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return from_text(text.str());
+  return from_text(util::read_file(path, "the nonbreaking prefix file"));
 }
 
 NonbreakingPrefixes NonbreakingPrefixes::built_in(const std::string& language) {

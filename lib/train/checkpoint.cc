@@ -2,6 +2,8 @@
 
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+#include <filesystem>
+#include <system_error>
 
 #include "util/error.h"
 
@@ -29,13 +31,27 @@ LoadedCheckpoint read_checkpoint(const std::string& path) {
   LoadedCheckpoint checkpoint;
   checkpoint.model = model::read_model_file(path, model::FileKind::kCheckpoint, [&](boost::archive::binary_iarchive& archive) {
     archive >> checkpoint.state;
+    // The name as the archive writes a string (its length, then its bytes), the length
+    // checked first: `archive >> name` would allocate and zero what a damaged length says.
+    std::size_t name_length = 0;
+    archive.load_binary(&name_length, sizeof(name_length));
+    if (name_length > 64) {
+      throw util::Error(path, "damaged checkpoint: optimizer name of " + std::to_string(name_length) + " bytes");
+    }
+    checkpoint.optimizer_name.resize(name_length);
+    archive.load_binary(checkpoint.optimizer_name.data(), name_length);
     std::uint64_t count = 0;
-    archive >> checkpoint.optimizer_name >> checkpoint.optimizer_steps >> count;
+    archive >> checkpoint.optimizer_steps >> count;
     if (count > (1u << 20)) throw util::Error(path, "damaged checkpoint: " + std::to_string(count) + " optimizer matrices");
+    // No matrix holds more floats than the file has bytes: checked before allocating, and
+    // without rows * cols, which a damaged shape overflows (found by fuzzing).
+    std::error_code error;
+    const std::uint64_t most_floats = std::filesystem::file_size(path, error) / sizeof(float);
     for (std::uint64_t i = 0; i < count; ++i) {
       std::int64_t rows = 0, cols = 0;
       archive >> rows >> cols;
-      if (rows < 0 || cols < 0 || rows * cols > (std::int64_t{1} << 32)) {
+      if (rows < 0 || cols < 0 ||
+          (rows > 0 && static_cast<std::uint64_t>(cols) > most_floats / static_cast<std::uint64_t>(rows))) {
         throw util::Error(path, "damaged checkpoint: optimizer matrix of shape " + std::to_string(rows) + " x " +
                                     std::to_string(cols));
       }

@@ -1,8 +1,12 @@
 #include "train/train_config.h"
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include "util/error.h"
+#include "util/option_range.h"
+#include "util/same_file.h"
 
 namespace rnnsearch::train {
 
@@ -19,6 +23,87 @@ void one_of(const std::string& option, const std::string& value, std::initialize
     list += list.empty() ? choice : std::string(", ") + choice;
   }
   bad(option, "one of " + list, "'" + value + "'");
+}
+
+// A file nmt-train reads or writes, and the option that names it.
+struct NamedFile {
+  std::string option;  // "--train-sets"
+  std::string given;   // the option's value
+  std::string path;    // the file: `given`, or one derived from it (MODEL.ckpt)
+};
+
+std::string describe(const NamedFile& file) {
+  return "--" + file.option + " " + file.given + (file.path == file.given ? "" : " (" + file.path + ")");
+}
+
+// An output that is an input (or another output) would destroy what it names: a model
+// written over the training corpus, a validation's translations over the training data.
+// Refused whatever --overwrite says, before anything is read or written.
+void check_files_differ(const TrainConfig& c) {
+  std::vector<NamedFile> inputs;
+  for (const auto& [option, path] : std::vector<std::pair<std::string, std::string>>{
+           {"train-sets", c.train_source}, {"train-sets", c.train_target}, {"valid-sets", c.valid_source},
+           {"valid-sets", c.valid_target}, {"vocabs", c.source_vocabulary}, {"vocabs", c.target_vocabulary},
+           {"guided-alignment", c.guided_alignment}, {"pretrained-model", c.pretrained_model}}) {
+    if (!path.empty()) inputs.push_back({option, path, path});
+  }
+  std::vector<NamedFile> outputs = {{"model", c.model_path, c.model_path},
+                                    {"model", c.model_path, c.checkpoint_path()},
+                                    {"model", c.model_path, c.best_model_path()}};
+  if (!c.valid_translation_output.empty()) {
+    outputs.push_back({"valid-translation-output", c.valid_translation_output, c.valid_translation_output});
+    outputs.push_back({"valid-translation-output", c.valid_translation_output, c.valid_translation_output + ".best"});
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (const NamedFile& input : inputs) {
+      if (util::same_file(outputs[i].path, input.path)) {
+        throw util::UsageError(describe(outputs[i]) + " is the " + describe(input) +
+                               " file: nmt-train would write over its input; choose another file");
+      }
+    }
+    for (std::size_t k = 0; k < i; ++k) {
+      if (outputs[k].option != outputs[i].option && util::same_file(outputs[i].path, outputs[k].path)) {
+        throw util::UsageError(describe(outputs[i]) + " is the " + describe(outputs[k]) +
+                               " file: two outputs cannot share a file; choose another");
+      }
+    }
+  }
+}
+
+// Every numeric option within its bounds (and floats finite), before the rules that
+// relate options. The bounds keep a typo from allocating gigabytes or looping for days.
+void check_ranges(const TrainConfig& c) {
+  using util::check_range;
+  if (c.source_vocabulary_size > 0) check_range<std::size_t>("src-vocab-size", c.source_vocabulary_size, 5, model::kMaxVocabulary);
+  if (c.target_vocabulary_size > 0) check_range<std::size_t>("tgt-vocab-size", c.target_vocabulary_size, 5, model::kMaxVocabulary);
+  check_range<std::size_t>("max-length", c.max_length, 1, data::kMaxSentenceTokens);
+  // The model's sizes now, before the corpus is read (its vocabulary sizes come later).
+  check_range("dim-emb", c.model.embedding, 1, model::kMaxDimension);
+  check_range("dim-enc", c.model.encoder_hidden, 1, model::kMaxDimension);
+  check_range("dim-dec", c.model.decoder_hidden, 1, model::kMaxDimension);
+  check_range("dim-att", c.model.attention, 1, model::kMaxDimension);
+  check_range("dim-maxout", c.model.maxout, 1, model::kMaxDimension);
+  check_range("alignment-head", c.model.alignment_head, 0, model::kMaxDimension);
+  check_range("mini-batch", c.batching.sentences, 0, 100000);
+  check_range("mini-batch-words", c.batching.target_tokens, 0, 10000000);
+  check_range("sort-window", c.batching.sort_window, 1, 100000);
+  // Finite only: a huge rate is how the tests provoke a non-finite loss.
+  check_range("learning-rate", c.learning_rate, 0.0f, std::numeric_limits<float>::max());
+  check_range("warmup", c.warmup, 0, 1000000000);
+  check_range("lr-decay", c.decay_factor, 0.0f, 1.0f);
+  check_range("lr-decay-patience", c.decay_patience, 0, 1000000);
+  check_range("clip-norm", c.clip_norm, 0.0f, 1e6f);
+  check_range("dropout", c.dropout, 0.0f, 0.99f);
+  check_range("label-smoothing", c.label_smoothing, 0.0f, 0.99f);
+  check_range("guided-alignment-weight", c.guided_alignment_weight, 0.0f, 1000.0f);
+  check_range("max-epochs", c.max_epochs, 0L, 1000000000L);
+  check_range("max-updates", c.max_updates, 0L, 1000000000000L);
+  check_range("max-minutes", c.max_minutes, 0.0, 1e8);
+  check_range("valid-freq", c.valid_freq, 1L, 1000000000000L);
+  check_range("save-freq", c.save_freq, 1L, 1000000000000L);
+  check_range("log-freq", c.log_freq, 1L, 1000000000000L);
+  check_range("early-stopping", c.patience, 0, 1000000);
+  check_range("threads", c.threads, 1, 1024);
 }
 
 }  // namespace
@@ -41,6 +126,7 @@ void TrainConfig::validate() const {
   one_of("optimizer", optimizer, {"adam", "adadelta"});
   one_of("early-stopping-metric", early_stopping_metric, {"bleu", "cross-entropy", "perplexity"});
   one_of("final-model", final_model, {"best", "last"});
+  check_ranges(*this);
   if (batching.sentences < 1 && batching.target_tokens < 1) bad("mini-batch", "at least 1", std::to_string(batching.sentences));
   if (batching.target_tokens < 0) bad("mini-batch-words", ">= 0", std::to_string(batching.target_tokens));
   if (batching.sort_window < 1) bad("sort-window", "at least 1", std::to_string(batching.sort_window));
@@ -85,6 +171,7 @@ void TrainConfig::validate() const {
     bad("tied-embeddings", "used with --dim-maxout equal to --dim-emb",
         std::to_string(model.maxout) + " and " + std::to_string(model.embedding));
   }
+  check_files_differ(*this);
 }
 
 float TrainConfig::resolved_learning_rate() const {

@@ -66,7 +66,9 @@ struct TrainConfig {
   int threads = 1;
   bool quiet = false;
 
-  // Throws util::UsageError naming the option, its range and the value received.
+  // Throws util::UsageError naming the option, its range and the value received, and
+  // when an output file (MODEL, MODEL.ckpt, MODEL.best, --valid-translation-output and
+  // its .best) is an input file or another option's output (util::same_file).
   void validate() const;
   float resolved_learning_rate() const;
   model::Initialization initialization() const;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string_view>
 #include <sys/stat.h>
+#include <vector>
 
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/utility.hpp>
@@ -29,7 +30,8 @@ namespace rnnsearch::train {
 
 namespace {
 
-std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};  // the signal request_stop() was given; 0 = none
+static_assert(std::atomic<int>::is_always_lock_free);  // read and written in a signal handler
 constexpr int kValidationBatch = 64;  // sentences per validation batch (does not change the figures)
 
 bool file_exists(const std::string& path) {
@@ -58,6 +60,7 @@ class Trainer {
 
  private:
   void set_up();
+  void remove_stale_temp_files();
   void start_fresh();
   void create_model();
   void check_alignment_head() const;
@@ -70,7 +73,7 @@ class Trainer {
   float learning_rate() const;
   void one_update(const std::vector<std::size_t>& batch);
   void validate();
-  bool stop_agreed();
+  int stop_agreed();
   void check_same_parameters() const;
   void save();
   std::string limit_reached() const;
@@ -102,6 +105,7 @@ class Trainer {
 void Trainer::set_up() {
   group_.together([&] {
     if (!group_.is_root()) return;
+    remove_stale_temp_files();
     if (config_.resume) {
       resume();
     } else {
@@ -245,8 +249,29 @@ void Trainer::share_training() {
   for (math::Matrix* m : matrices) group_.broadcast(m->data(), static_cast<std::size_t>(m->size()));
 }
 
+// A run killed outright (SIGKILL, a crash) leaves the temporary file of the save it was
+// writing, 48 MB for a checkpoint of the Multi30k model, and nothing else would ever
+// remove it. Only files named as util::AtomicFileWriter names them, of dead processes.
+void Trainer::remove_stale_temp_files() {
+  std::vector<std::string> outputs = {config_.model_path, config_.checkpoint_path(), config_.best_model_path()};
+  if (!config_.valid_translation_output.empty()) {
+    outputs.push_back(config_.valid_translation_output);
+    outputs.push_back(config_.valid_translation_output + ".best");
+  }
+  for (const std::string& output : outputs) {
+    for (const std::string& removed : util::remove_stale_temp_files(output)) {
+      progress_.message("removed " + removed + ", the temporary file of a run that was killed");
+    }
+  }
+}
+
 void Trainer::start_fresh() {
-  for (const std::string& path : {config_.checkpoint_path(), config_.model_path, config_.best_model_path()}) {
+  std::vector<std::string> outputs = {config_.checkpoint_path(), config_.model_path, config_.best_model_path()};
+  if (!config_.valid_translation_output.empty()) {
+    outputs.push_back(config_.valid_translation_output);
+    outputs.push_back(config_.valid_translation_output + ".best");
+  }
+  for (const std::string& path : outputs) {
     if (!config_.overwrite && file_exists(path)) {
       throw util::Error(path, "exists: continue that training with --resume, or pass --overwrite to start over");
     }
@@ -452,14 +477,20 @@ void Trainer::validate() {
   }
 }
 
-// Whether any process was asked to stop (so all stop after the same update); and every
-// process takes rank 0's clock, so --max-minutes ends them after the same update too.
-bool Trainer::stop_agreed() {
-  if (group_.size() == 1) return stop_requested.load();
-  double values[2] = {stop_requested.load() ? 1.0 : 0.0, group_.is_root() ? state_.elapsed_seconds : 0.0};
+// The signal that asked any process to stop (so all stop after the same update, and
+// report the same signal: the lowest rank's), 0 when none did; and every process takes
+// rank 0's clock, so --max-minutes ends them after the same update too.
+int Trainer::stop_agreed() {
+  const int mine = stop_signal.load();
+  if (group_.size() == 1) return mine;
+  double values[2] = {mine != 0 ? 1.0 : 0.0, group_.is_root() ? state_.elapsed_seconds : 0.0};
   group_.sum(values, 2);
   state_.elapsed_seconds = values[1];
-  return values[0] > 0.0;
+  if (values[0] == 0.0) return 0;
+  for (const std::string& signal : group_.all_gather(std::to_string(mine))) {
+    if (signal != "0") return std::stoi(signal);
+  }
+  return 0;
 }
 
 // The all-reduce gives every process the same sums, so their parameters stay equal; a
@@ -544,12 +575,13 @@ TrainOutcome Trainer::run() {
       window_updates_ = 0;
     }
     if (validator_ && state_.update % config_.valid_freq == 0) validate();
-    if (stop_agreed()) {
+    if (const int signal = stop_agreed()) {
       save();
       progress_.message("stopped by a signal after update " + std::to_string(state_.update) + "; " +
                         config_.checkpoint_path() + " written, continue with --resume");
       outcome.interrupted = true;
-      stop_requested.store(false);
+      outcome.signal = signal;
+      stop_signal.store(0);
       outcome.state = state_;
       return outcome;
     }
@@ -569,7 +601,7 @@ TrainOutcome Trainer::run() {
 
 }  // namespace
 
-void request_stop() { stop_requested.store(true); }
+void request_stop(int signal) { stop_signal.store(signal); }
 
 TrainOutcome run_training(const TrainConfig& config) {
   const ProcessGroup alone;

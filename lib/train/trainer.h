@@ -11,6 +11,7 @@ namespace rnnsearch::train {
 struct TrainOutcome {
   TrainingState state;
   bool interrupted = false;  // stopped by request_stop(); the checkpoint holds where
+  int signal = 0;            // then the signal that asked (under mpirun: the lowest rank's that got one)
   std::string reason;        // "early stopping", "--max-updates 100", ...
 };
 
@@ -26,8 +27,8 @@ TrainOutcome run_training(const TrainConfig& config);
 // a signal that any of them received. Failures met by all throw GroupFailure on each.
 TrainOutcome run_training(const TrainConfig& config, const ProcessGroup& group);
 
-// Asks a running run_training to save and return after the current update. Safe to call
-// from a signal handler.
-void request_stop();
+// Asks a running run_training to save and return after the current update, reporting
+// `signal` (> 0: SIGINT, SIGTERM) in TrainOutcome::signal. Safe to call from a signal handler.
+void request_stop(int signal);
 
 }  // namespace rnnsearch::train

@@ -1,13 +1,26 @@
 #pragma once
 // Writes an output file so that readers see either the old file or the complete new
-// one, never a partial file: data goes to a temporary file beside the target, which
-// commit() flushes, syncs and renames into place. Without commit() (an exception
-// unwound past the writer) the temporary file is removed and the target untouched.
+// one, never a partial file: data goes to a temporary file beside the target
+// (TARGET.tmp.PID.XXXXXX), which commit() flushes, syncs and renames into place. Without
+// commit() (an exception unwound past the writer) the temporary file is removed and the
+// target untouched; a tool killed by SIGINT, SIGTERM or SIGHUP removes it too (util/cli.h
+// calls unlink_temp_files()), and nmt-train removes those a SIGKILL left
+// (remove_stale_temp_files()).
+//
+// Only a regular file is replaced (util/output_path.h): a symlink is followed and its
+// final target replaced, so the link stays a link; the replacement keeps an existing
+// file's permission bits (and owner and group, where the process may set them); a new
+// file gets 0666 minus the umask. Devices, FIFOs and /dev/stdout-like names (a pipe, a
+// socket, a terminal behind them) are written directly, as a shell's ">" would: there is
+// nothing to replace atomically.
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rnnsearch::util {
+
+struct OutputTarget;
 
 class AtomicFileWriter {
  public:
@@ -25,14 +38,33 @@ class AtomicFileWriter {
   void commit();
 
   const std::string& path() const { return path_; }
+  // Empty when the output is written directly (stdout, a device, a FIFO).
   const std::string& temp_path() const { return temp_path_; }
 
  private:
+  void open_directly(const OutputTarget& target);
+
   std::string path_;
+  std::string target_path_;  // what the rename replaces: path_ with symlinks followed
   std::string temp_path_;
+  int temp_slot_ = -1;  // its entry in the list unlink_temp_files() reads
   std::FILE* file_ = nullptr;
   bool to_stdout_ = false;
+  bool direct_ = false;  // a device, FIFO or descriptor: no temporary file
   bool committed_ = false;
 };
+
+// Unlinks the temporary files of every writer in this process not yet committed or
+// destroyed. Async-signal-safe (it only reads fixed slots and calls unlink), for the
+// handler of a signal that ends the process.
+void unlink_temp_files() noexcept;
+
+// Removes the temporary files that writers of `path` in processes no longer running left
+// beside its target (TARGET.tmp.PID.XXXXXX whose PID is not a live process: killed by
+// SIGKILL, a crash or a power cut, when no handler could run). Files of live processes,
+// this one included, stay; a PID reused since by another process keeps its file until that
+// process ends. Returns the files removed; one that cannot be removed is left (none is
+// ever read).
+std::vector<std::string> remove_stale_temp_files(const std::string& path);
 
 }  // namespace rnnsearch::util

@@ -1,17 +1,63 @@
 #include "util/cli.h"
 
-#include <cstdio>
+#include <signal.h>
 
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <thread>
 
 #include "rnnsearch/version.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::util {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// Ends the process as signal `number` would have, after removing the temporary files of outputs
+// not yet complete (their targets keep the old contents). The default action, raised
+// again, lets the parent see "killed by signal". Async-signal-safe calls only.
+void remove_temp_files_and_die(int number) {
+  unlink_temp_files();
+  std::signal(number, SIG_DFL);
+  std::raise(number);  // blocked in its own handler: delivered, by default, on return
+}
+
+// A signal the process was started with ignored (nohup, `tool &` in a script) stays ignored.
+void install_cleanup_on_signals() {
+  static const bool installed = [] {
+    for (const int number : {SIGHUP, SIGINT, SIGTERM}) {
+      struct sigaction current {};
+      if (::sigaction(number, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
+      struct sigaction action {};
+      action.sa_handler = remove_temp_files_and_die;
+      sigemptyset(&action.sa_mask);
+      ::sigaction(number, &action, nullptr);
+    }
+    return true;
+  }();
+  (void)installed;
+}
+
+// What a tool printed on stdout (--help, a report) must have reached it: a full disk or
+// /dev/full fails the run as any write error does, where exit() would flush it silently.
+void check_stdout_written() {
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  if (flushed && std::cout.good() && !std::ferror(stdout)) return;
+  const int reason = errno;
+  throw Error("<stdout>", reason != 0 ? std::string("write failed: ") + std::strerror(reason) : "write failed");
+}
+
+}  // namespace
 
 int CommonOptions::resolved_threads() const {
   if (threads > 0) return threads;
@@ -20,7 +66,7 @@ int CommonOptions::resolved_threads() const {
 }
 
 void CommonOptions::validate() const {
-  if (threads < 0) throw UsageError("--threads must be >= 0 (0 = one per core), got " + std::to_string(threads));
+  check_range("threads", threads, 0, kMaxThreads);
 }
 
 void add_common_options(po::options_description& options, CommonOptions& common) {
@@ -74,8 +120,11 @@ std::string shortest_number(double value) {
 std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {
+  install_cleanup_on_signals();
   try {
-    return body();
+    const int code = body();
+    check_stdout_written();
+    return code;
   } catch (const Error& e) {
     std::cerr << tool << ": " << e.what() << "\n";
     return kExitFailure;

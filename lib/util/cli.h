@@ -11,6 +11,9 @@ namespace rnnsearch::util {
 
 enum ExitCode : int { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
 
+// --threads is at most this (0 = one per core): each thread holds a copy of a model.
+constexpr int kMaxThreads = 1024;
+
 struct CommonOptions {
   bool help = false;
   bool version = false;
@@ -19,7 +22,7 @@ struct CommonOptions {
 
   // The thread count to use: `threads`, or the number of cores when 0.
   int resolved_threads() const;
-  // Throws UsageError for a negative thread count.
+  // Throws UsageError for a thread count outside [0, kMaxThreads].
   void validate() const;
 };
 
@@ -57,7 +60,10 @@ std::string shortest_number(double value);
 //   util::Error -> "tool: file:line: message", exit 1
 //   util::UsageError, program_options errors -> "tool: message" + a --help hint, exit 2
 //   other std::exception -> "tool: message", exit 1
-// `body` returns the exit code for normal completion.
+// `body` returns the exit code for normal completion; stdout is then flushed, and output
+// that could not be written is "tool: <stdout>: write failed: REASON", exit 1.
+// The first call also sets SIGHUP, SIGINT and SIGTERM (unless ignored) to remove the
+// temporary files of unfinished AtomicFileWriters and end the process by the signal.
 int run_tool(const std::string& tool, const std::function<int()>& body);
 
 }  // namespace rnnsearch::util

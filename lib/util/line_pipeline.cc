@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::util {
 namespace {
@@ -61,18 +61,11 @@ std::size_t map_lines(const std::string& input, const std::string& output, const
     const std::size_t first = total + 1;
     const std::size_t workers = std::min<std::size_t>(threads, lines.size());
     std::vector<std::exception_ptr> failures(workers);
-    if (workers == 1) {
-      transform_range(transform, lines, results, 0, lines.size(), first, reader.name(), failures[0]);
-    } else {
-      std::vector<std::thread> pool;
-      for (std::size_t w = 0; w < workers; ++w) {
-        pool.emplace_back([&, w] {
-          transform_range(transform, lines, results, lines.size() * w / workers, lines.size() * (w + 1) / workers,
-                          first, reader.name(), failures[w]);
-        });
-      }
-      for (auto& t : pool) t.join();
-    }
+    run_on_threads(static_cast<int>(workers), [&](int k) {
+      const auto w = static_cast<std::size_t>(k);
+      transform_range(transform, lines, results, lines.size() * w / workers, lines.size() * (w + 1) / workers, first,
+                      reader.name(), failures[w]);
+    });
     for (const auto& failure : failures) {
       if (failure) std::rethrow_exception(failure);
     }

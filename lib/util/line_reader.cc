@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "util/error.h"
+#include "util/read_file.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::util {
@@ -26,6 +27,12 @@ LineReader::LineReader(const std::string& path, InvalidUtf8 policy) : policy_(po
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
     owns_fd_ = true;
+    try {
+      refuse_directory(path, fd_);
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
   }
 }
 

@@ -16,7 +16,14 @@ void run_on_threads(int n, const std::function<void(int)>& work) {
     }
   };
   std::vector<std::thread> threads;
-  for (int k = 1; k < n; ++k) threads.emplace_back(guarded, k);
+  try {
+    for (int k = 1; k < n; ++k) threads.emplace_back(guarded, k);
+  } catch (...) {
+    // No thread could be started (std::system_error, std::bad_alloc): join the started
+    // ones before unwinding, since destroying a joinable std::thread calls std::terminate.
+    for (auto& thread : threads) thread.join();
+    throw;
+  }
   if (n > 0) guarded(0);
   for (auto& thread : threads) thread.join();
   for (const auto& error : errors) {

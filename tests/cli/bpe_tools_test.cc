@@ -49,6 +49,18 @@ BOOST_AUTO_TEST_CASE(undo_inverts_apply) {
   BOOST_TEST(run("nmt-bpe", {"undo"}, applied.out).out == text);
 }
 
+BOOST_AUTO_TEST_CASE(apply_gives_one_line_per_line_with_lone_carriage_returns_kept) {
+  // A lone "\r" is a character, no line break (subword-nmt's universal newlines would
+  // split "a\rb" in two); a CRLF line end is a line end; undo restores the text.
+  rt::TempDir dir;
+  const auto codes = dir.write("codes", "#version: 0.2\nl o\nlo w</w>\n");
+  const std::string input = "low\rlow low\r\nlow \r low\n\rlow\r\n";
+  const auto applied = run("nmt-bpe", {"apply", "-c", codes}, input);
+  BOOST_TEST_REQUIRE(applied.exit_code == 0, applied.err);
+  BOOST_TEST(applied.out == "lo@@ w@@ \r@@ low low\nlow \r low\n\r@@ low\n");
+  BOOST_TEST(run("nmt-bpe", {"undo"}, applied.out).out == "low\rlow low\nlow \r low\n\rlow\n");
+}
+
 BOOST_AUTO_TEST_CASE(vocab_limits) {
   const auto r = run("nmt-vocab", {"--min-count", "2", "--max-size", "2"}, "a b c a b a\nd d\n");
   BOOST_TEST(r.out == "a 3\nb 2\n");

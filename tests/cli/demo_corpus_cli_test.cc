@@ -56,7 +56,7 @@ BOOST_AUTO_TEST_CASE(bad_command_lines_and_unwritable_directories_fail_clearly) 
   BOOST_TEST(r.err.find("--output-dir is required") != std::string::npos, r.err);
   r = rt::run_process({tool, "-o", dir.path().string(), "--train", "-5"});
   BOOST_TEST(r.exit_code == 2);
-  BOOST_TEST(r.err.find("--train must be >= 0, got -5") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("--train must be in [0, 10000000], got -5") != std::string::npos, r.err);
   r = rt::run_process({tool, "-o", dir.path().string(), "--source-language", "xb"});
   BOOST_TEST(r.exit_code == 2);
   const std::string blocker = dir.write("a-file", "not a directory\n");

@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(the_pairs_show_the_grammar) {
 BOOST_AUTO_TEST_CASE(bad_configurations_name_the_option) {
   auto config = sizes(-1, 0, 0);
   BOOST_CHECK_EXCEPTION(config.validate(), std::exception, [](const std::exception& e) {
-    return std::string(e.what()).find("--train must be >= 0, got -1") != std::string::npos;
+    return std::string(e.what()).find("--train must be in [0, 10000000], got -1") != std::string::npos;
   });
   config = sizes(1, 1, 1);
   config.target_language = config.source_language;

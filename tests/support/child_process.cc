@@ -66,6 +66,7 @@ int ChildProcess::wait() {
   int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
+  killed_by_ = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

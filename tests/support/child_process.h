@@ -20,11 +20,14 @@ class ChildProcess {
   void send_signal(int signal);
   // Waits for the exit; returns the exit code (128 + signal when killed). Reads the rest of stderr.
   int wait();
+  // After wait(): the signal that killed it, 0 when it exited (even with code 128 + N).
+  int killed_by() const { return killed_by_; }
   const std::string& err() const { return err_; }
 
  private:
   pid_t pid_ = -1;
   int err_fd_ = -1;
+  int killed_by_ = 0;
   std::string err_;
 };
 

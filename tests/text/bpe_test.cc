@@ -103,8 +103,10 @@ BOOST_AUTO_TEST_CASE(apply_toy_codes) {
   BOOST_TEST(bpe.apply("   ") == "   ");
   // Leading and trailing spaces stay; inner runs of spaces collapse to one.
   BOOST_TEST(bpe.apply("  lowest   low ") == "  lo@@ west low ");
-  // "\r" is a line break to Python's universal newlines.
-  BOOST_TEST(bpe.apply("lowest\rlowest") == "lo@@ west\nlo@@ west");
+  // A "\r" is a character like any other, no line break (as Python's universal newlines
+  // would make it): one line out, the "\r" kept in its word.
+  BOOST_TEST(bpe.apply("lowest \r lowest") == "lo@@ west \r lo@@ west");
+  BOOST_TEST(bpe.apply("lowest\rlowest") == "lo@@ we@@ s@@ t@@ \r@@ lo@@ west");
 }
 
 BOOST_AUTO_TEST_CASE(undo_is_sed) {

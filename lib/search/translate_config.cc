@@ -1,0 +1,20 @@
+#include "search/translator.h"
+#include "util/error.h"
+#include "util/option_range.h"
+
+namespace rnnsearch::search {
+
+void TranslateConfig::validate() const {
+  util::check_range("beam-size", beam.beam_size, 1, kMaxBeamSize);
+  if (n_best_output) util::check_range("n-best", beam.n_best, 0, beam.beam_size);
+  util::check_range("length-penalty", beam.length_penalty, 0.0, kMaxLengthPenalty);
+  util::check_range("max-length-ratio", beam.max_length_ratio, 0.01, kMaxLengthRatio);
+  util::check_range("max-length", max_length, std::size_t{0}, kMaxSourcePieces);
+  util::check_range("mini-batch", beam.batch_size, 1, kMaxMiniBatch);
+  util::check_range("maxi-batch", maxi_batch, 1, kMaxMaxiBatch);
+  if (!alignment.empty() && alignment != "hard" && alignment != "soft") {
+    throw util::UsageError("--alignment must be hard or soft, got '" + alignment + "'");
+  }
+}
+
+}  // namespace rnnsearch::search

@@ -1,0 +1,64 @@
+// A tool whose stdout cannot be written (`> /dev/full`: every write fails with ENOSPC)
+// fails: exit 1 and one line on stderr naming <stdout>, never exit 0 with the output
+// lost. Every tool's --help and --version (each subcommand's too), and the reports
+// printed rather than written through -o: nmt-align eval, nmt-bleu.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+
+#include "cli/project_tools.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+// `tool args > /dev/full`, through the shell that does the redirection.
+rt::ProcessResult run_to_full_disk(const std::string& tool, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$0\" \"$@\" > /dev/full", rt::tool_path(tool)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return rt::run_process(argv);
+}
+
+void check_write_failure(const std::string& tool, const std::vector<std::string>& args) {
+  std::string call = tool;
+  for (const auto& a : args) call += " " + a;
+  const auto r = run_to_full_disk(tool, args);
+  BOOST_TEST(r.exit_code == 1, call << " > /dev/full exited " << r.exit_code << ": " << r.err);
+  BOOST_TEST(r.err.rfind(tool + ": <stdout>: write failed", 0) == 0u, call << ": " << r.err);
+  BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1, call << ": " << r.err);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(full_stdout)
+
+BOOST_AUTO_TEST_CASE(help_and_version_of_every_tool_fail_on_a_full_stdout) {
+  const auto tools = rt::project_tools();
+  BOOST_TEST_REQUIRE(tools.size() >= 10u);
+  for (const auto& tool : tools) {
+    check_write_failure(tool, {"--help"});
+    check_write_failure(tool, {"--version"});
+  }
+  for (const std::string command : {"learn", "apply", "undo"}) check_write_failure("nmt-bpe", {command, "--help"});
+  for (const std::string command : {"symmetrize", "combine", "ibm2", "eval", "heatmap"}) {
+    check_write_failure("nmt-align", {command, "--help"});
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reports_on_stdout_fail_on_a_full_stdout) {
+  rt::TempDir dir;
+  const auto gold = dir.write("gold", "0-0 1?1\n0-0\n");
+  const auto links = dir.write("links", "0-0 1-1\n0-0\n");
+  check_write_failure("nmt-align", {"eval", "-g", gold, "-a", links});
+  const auto ref = dir.write("ref", "the cat sat\n");
+  check_write_failure("nmt-bleu", {ref, "-i", ref});
+  // Lines written through stdout ("-o -", the default) as well.
+  const auto text = dir.write("text", "Hello, world.\n");
+  check_write_failure("nmt-tokenize", {"-i", text});
+  check_write_failure("nmt-vocab", {"-i", text});
+  check_write_failure("nmt-align", {"symmetrize", "-i", links, "-j", links});
+}
+
+BOOST_AUTO_TEST_SUITE_END()

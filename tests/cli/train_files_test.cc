@@ -1,0 +1,139 @@
+// The files nmt-train writes never take the place of the files it reads: an output that
+// is an input (by any spelling or link) is a usage error (exit 2) whatever --overwrite
+// says, and an existing --valid-translation-output needs --overwrite as MODEL does. The
+// temporary files a killed run left (MODEL.tmp.PID.*, MODEL.ckpt.tmp.PID.*) are removed
+// when the next run starts, those of live processes kept.
+#include <boost/test/unit_test.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "support/golden_cases.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace rt = rnnsearch::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kSource = "ein haus\ndas haus\neine katze\nder hund\ndie katze\nein hund\n";
+const char* const kTarget = "a house\nthe house\na cat\nthe dog\nthe cat\na dog\n";
+
+struct Corpus {
+  rt::TempDir dir;
+  std::string source = dir.write("train.de", kSource);
+  std::string target = dir.write("train.en", kTarget);
+
+  std::string path(const std::string& name) const { return (dir.path() / name).string(); }
+
+  // nmt-train -t SOURCE TARGET, a tiny model, --max-updates 2 unless `args` give their
+  // own, then `args`, run in the directory.
+  rt::ProcessResult train(const std::vector<std::string>& args) const {
+    std::vector<std::string> argv = {rt::tool_path("nmt-train"), "-t", source, target, "--dim-emb", "8", "--dim-enc",
+                                     "8", "--dim-dec", "8", "--dim-att", "8", "--dim-maxout", "8", "--mini-batch", "4"};
+    if (std::find(args.begin(), args.end(), "--max-updates") == args.end()) argv.insert(argv.end(), {"--max-updates", "2"});
+    argv.insert(argv.end(), args.begin(), args.end());
+    return rt::run_process(argv, dir.path().string());
+  }
+};
+
+// Exit 2, the options and the file named in the first line, the corpus as it was.
+void check_refused(const Corpus& c, const rt::ProcessResult& r, const std::vector<std::string>& named) {
+  BOOST_TEST(r.exit_code == 2, r.err);
+  const std::string first_line = r.err.substr(0, r.err.find('\n'));
+  for (const auto& text : named) BOOST_TEST(first_line.find(text) != std::string::npos, text << " in: " << r.err);
+  BOOST_TEST(rt::read_file(c.source) == kSource);
+  BOOST_TEST(rt::read_file(c.target) == kTarget);
+}
+
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(train_files)
+
+BOOST_AUTO_TEST_CASE(valid_translation_output_onto_training_data_is_refused) {
+  Corpus c;
+  const std::vector<std::string> valid = {"--valid-sets", c.source, c.target, "--valid-freq", "1"};
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, std::vector<std::string>{"--overwrite"}}) {
+    auto args = valid;
+    args.insert(args.end(), {"--valid-translation-output", c.target, "-m", c.path("m.bin")});
+    args.insert(args.end(), extra.begin(), extra.end());
+    check_refused(c, c.train(args), {"--valid-translation-output", "--train-sets", c.target});
+  }
+  // Another spelling of the same file: relative to the working directory, through a link.
+  fs::create_symlink(c.target, c.dir.path() / "link.en");
+  check_refused(c, c.train({"--valid-translation-output", "./link.en", "-m", "m.bin", "--overwrite"}),
+                {"--valid-translation-output ./link.en", "--train-sets"});
+  BOOST_TEST(!fs::exists(c.path("m.bin")));
+}
+
+BOOST_AUTO_TEST_CASE(model_onto_a_training_or_validation_file_is_refused_even_with_overwrite) {
+  Corpus c;
+  check_refused(c, c.train({"-m", c.source, "--overwrite"}), {"--model " + c.source, "--train-sets"});
+  check_refused(c, c.train({"-m", "train.en", "--overwrite"}), {"--model train.en", "--train-sets"});
+  const std::string valid = c.dir.write("valid.en", "a cat\n");
+  const std::string valid_copy = rt::read_file(valid);
+  const auto r = c.train({"--valid-sets", c.source, valid, "-m", c.path("m.bin"), "--valid-translation-output",
+                          c.path("m.bin"), "--overwrite"});
+  check_refused(c, r, {"--valid-translation-output", "--model"});
+  // The checkpoint is an output too: MODEL.ckpt must not be the validation target.
+  const std::string ckpt_named = c.dir.write("v.ckpt", "a house\nthe house\na cat\nthe dog\nthe cat\na dog\n");
+  check_refused(c, c.train({"--valid-sets", c.source, ckpt_named, "-m", c.path("v"), "--overwrite"}),
+                {"--model", "--valid-sets", ckpt_named});
+  BOOST_TEST(rt::read_file(ckpt_named) == kTarget);
+  BOOST_TEST(rt::read_file(valid) == valid_copy);
+}
+
+BOOST_AUTO_TEST_CASE(an_existing_valid_translation_output_needs_overwrite) {
+  Corpus c;
+  const std::string out = c.dir.write("valid.out", "keep me\n");
+  const std::vector<std::string> args = {"--valid-sets", c.source, c.target, "--valid-freq", "1", "-m",
+                                         c.path("m.bin"), "--valid-translation-output", out, "--quiet"};
+  const auto refused = c.train(args);
+  BOOST_TEST(refused.exit_code == 1, refused.err);
+  BOOST_TEST(refused.err.rfind("nmt-train: " + out + ": exists", 0) == 0u, refused.err);
+  BOOST_TEST(rt::read_file(out) == "keep me\n");
+  BOOST_TEST(!fs::exists(c.path("m.bin")));
+  auto overwrite = args;
+  overwrite.push_back("--overwrite");
+  const auto written = c.train(overwrite);
+  BOOST_TEST_REQUIRE(written.exit_code == 0, written.err);
+  BOOST_TEST(rt::read_file(out) != "keep me\n");
+}
+
+BOOST_AUTO_TEST_CASE(temporary_files_of_killed_runs_are_removed_at_start) {
+  Corpus c;
+  const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getpid());
+  const std::vector<std::string> stale = {c.dir.write("m.bin.tmp." + dead + ".a1B2c3", "partial model"),
+                                          c.dir.write("m.bin.ckpt.tmp." + dead + ".Zz9Yy8", "partial checkpoint"),
+                                          c.dir.write("m.bin.best.tmp." + dead + ".Qq0Ww1", "partial best")};
+  const std::vector<std::string> kept = {c.dir.write("m.bin.ckpt.tmp." + alive + ".a1B2c3", "a live run's"),
+                                         c.dir.write("m.bin.ckpt.tmp.notes", "not a temporary file's name"),
+                                         c.dir.write("other.bin.tmp." + dead + ".a1B2c3", "another model's")};
+  const auto fresh = c.train({"-m", c.path("m.bin")});
+  BOOST_TEST_REQUIRE(fresh.exit_code == 0, fresh.err);
+  for (const auto& path : stale) {
+    BOOST_TEST(!fs::exists(path), path);
+    BOOST_TEST(fresh.err.find("removed " + path + ", the temporary file of a run that was killed") != std::string::npos,
+               fresh.err);
+  }
+  for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
+  // --resume cleans up as well, before it reads the checkpoint.
+  const std::string again = c.dir.write("m.bin.ckpt.tmp." + dead + ".b4C5d6", "partial checkpoint");
+  const auto resumed = c.train({"-m", c.path("m.bin"), "--resume", "--max-updates", "3", "--quiet"});
+  BOOST_TEST_REQUIRE(resumed.exit_code == 0, resumed.err);
+  BOOST_TEST(!fs::exists(again));
+  for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
