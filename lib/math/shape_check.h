@@ -2,7 +2,7 @@
 // Shape checks at layer entry: "<what> is [2 x 4], expected [2 x 5]" as util::Error.
 #include <string>
 
-#include <Eigen/Core>
+#include "math/eigen.h"
 
 #include "util/error.h"
 

@@ -2,7 +2,7 @@
 // Matrices are row-major float buffers, one row per sentence (per step); Eigen views
 // them without copying, so layers can use Eigen expressions for elementwise work while
 // every product goes through math::gemm.
-#include <Eigen/Core>
+#include "math/eigen.h"
 
 namespace rnnsearch::math {
 

@@ -1,5 +1,7 @@
 #include "nn/init.h"
 
+#include "math/eigen.h"  // before any other Eigen header: it sets how Eigen is built
+
 #include <Eigen/QR>
 
 #include "math/shape_check.h"

@@ -14,6 +14,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/option_range.h"
+#include "util/out_of_memory.h"
 
 namespace rnnsearch::util {
 
@@ -121,6 +122,7 @@ std::string version_line(const std::string& tool) { return tool + " (rnnsearch) 
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {
   install_cleanup_on_signals();
+  exit_when_out_of_memory(tool);
   try {
     const int code = body();
     check_stdout_written();
@@ -134,7 +136,7 @@ int run_tool(const std::string& tool, const std::function<int()>& body) {
   } catch (const po::error& e) {
     std::cerr << tool << ": " << e.what() << "\nTry '" << tool << " --help' for more information.\n";
     return kExitUsage;
-  } catch (const std::bad_alloc&) {
+  } catch (const std::bad_alloc&) {  // std::bad_array_new_length; the rest exit at once (util/out_of_memory.h)
     std::cerr << tool << ": out of memory\n";
     return kExitFailure;
   } catch (const std::exception& e) {
