@@ -57,32 +57,9 @@ std::string kind_name(std::uint32_t kind) {
   return "a file of unknown kind " + std::to_string(kind);
 }
 
-// The bytes of the payload not yet read.
-std::uint64_t bytes_left(std::istream& payload, std::uint64_t payload_size) {
-  const auto at = payload.tellg();
-  return at < 0 ? 0 : payload_size - std::min<std::uint64_t>(payload_size, static_cast<std::uint64_t>(at));
-}
-
-// A string as the archive writes one (its length, then its bytes), the length checked
-// against what is left of the payload before anything is allocated.
-std::string read_string(boost::archive::binary_iarchive& archive, std::istream& payload, std::uint64_t payload_size,
-                        const std::string& path, const std::string& what) {
-  std::size_t length = 0;
-  archive.load_binary(&length, sizeof(length));
-  if (length > bytes_left(payload, payload_size)) {
-    throw util::Error(path, "damaged: " + what + " is " + std::to_string(length) + " bytes long, more than the " +
-                                std::to_string(bytes_left(payload, payload_size)) + " bytes left in the file");
-  }
-  std::string text(length, '\0');
-  if (length > 0) archive.load_binary(text.data(), length);
-  return text;
-}
-
 // A vocabulary as `archive << tokens` wrote it, checked against the config's count and
-// the four specials. Boost reserves what the stored count says and sizes each string by
-// its stored length before reading it: a damaged count or length fails there (caught by
-// read_model_file as std::length_error or std::bad_alloc) or at the end of the payload.
-data::Vocabulary read_vocabulary(boost::archive::binary_iarchive& archive, const std::string& path, const char* side,
+// the four specials (the archive checks the stored count and each length before allocating).
+data::Vocabulary read_vocabulary(CheckedBinaryIArchive& archive, const std::string& path, const char* side,
                                  int expected_size) {
   std::vector<std::string> tokens;
   archive >> tokens;
@@ -194,17 +171,17 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
   LoadedModel loaded;
   try {
     std::istringstream payload(std::move(data));
-    boost::archive::binary_iarchive archive(payload, kArchiveFlags);
+    CheckedBinaryIArchive archive(payload, header.payload_size, kArchiveFlags, path);
     ModelConfig config;
     archive >> config;
     config.validate();
     loaded.source_vocabulary = read_vocabulary(archive, path, "source", config.source_vocabulary);
     loaded.target_vocabulary = read_vocabulary(archive, path, "target", config.target_vocabulary);
     const double needed = least_parameter_floats(config) * sizeof(float);
-    if (needed > static_cast<double>(bytes_left(payload, header.payload_size))) {
+    if (needed > static_cast<double>(archive.bytes_left())) {
       throw util::Error(path, "damaged: its config (" + config.summary() + ") needs at least " +
                                   util::range_number(needed) + " bytes of parameters, the file has " +
-                                  std::to_string(bytes_left(payload, header.payload_size)) + " left");
+                                  std::to_string(archive.bytes_left()) + " left");
     }
     loaded.model = std::make_unique<RnnSearch>(config);
     std::uint64_t count = 0;
@@ -215,7 +192,8 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
                                   std::to_string(parameters.size()));
     }
     for (nn::Parameter* p : parameters) {
-      const std::string name = read_string(archive, payload, header.payload_size, path, "a parameter name");
+      std::string name;
+      archive >> name;
       std::int64_t rows = 0, cols = 0;
       archive >> rows >> cols;
       if (name != p->name || rows != p->value.rows() || cols != p->value.cols()) {
@@ -231,7 +209,7 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
     throw util::Error(path, std::string("holds an invalid model configuration: ") + e.what());
   } catch (const std::length_error& e) {  // a damaged count or length (vocabularies, checkpoint state)
     throw util::Error(path, std::string("damaged: a size in it is out of range (") + e.what() + ")");
-  } catch (const std::bad_alloc&) {  // the same, asking for more memory than there is
+  } catch (const std::bad_alloc&) {  // the same, where no new-handler ends the process first
     throw util::Error(path, "damaged: a size in it asks for more memory than there is");
   }
   return loaded;

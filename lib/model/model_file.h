@@ -10,7 +10,7 @@
 // 2 adds ModelConfig::attention_form (the config's class version 1); 3 adds
 // ModelConfig::alignment_head (class version 2) and, with it, the head's parameters.
 // Writing goes through util::AtomicFileWriter: the old file stays until the new one is whole.
-#include <boost/archive/binary_iarchive.hpp>
+// Reading checks every size in the payload before allocating (model/checked_archive.h).
 #include <boost/archive/binary_oarchive.hpp>
 #include <cstdint>
 #include <functional>
@@ -18,6 +18,7 @@
 #include <string>
 
 #include "data/vocabulary.h"
+#include "model/checked_archive.h"
 #include "model/rnnsearch.h"
 
 namespace rnnsearch::model {
@@ -32,7 +33,7 @@ struct LoadedModel {
 };
 
 using ExtraWriter = std::function<void(boost::archive::binary_oarchive&)>;
-using ExtraReader = std::function<void(boost::archive::binary_iarchive&)>;
+using ExtraReader = std::function<void(CheckedBinaryIArchive&)>;
 
 void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
                       const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,

@@ -29,7 +29,7 @@ void write_checkpoint(const std::string& path, const model::RnnSearch& model, co
 
 LoadedCheckpoint read_checkpoint(const std::string& path) {
   LoadedCheckpoint checkpoint;
-  checkpoint.model = model::read_model_file(path, model::FileKind::kCheckpoint, [&](boost::archive::binary_iarchive& archive) {
+  checkpoint.model = model::read_model_file(path, model::FileKind::kCheckpoint, [&](model::CheckedBinaryIArchive& archive) {
     archive >> checkpoint.state;
     // The name as the archive writes a string (its length, then its bytes), the length
     // checked first: `archive >> name` would allocate and zero what a damaged length says.

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include <boost/archive/binary_iarchive.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
