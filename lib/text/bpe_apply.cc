@@ -57,8 +57,13 @@ BpeApplier::BpeApplier(BpeCodes codes, BpeApplyOptions options)
     : version_minor_(codes.version_minor),
       separator_(std::move(options.separator)),
       glossaries_(std::move(options.glossaries)) {
-  for (const std::string& g : glossaries_) {
+  for (std::size_t i = 0; i < glossaries_.size(); ++i) {
+    const std::string& g = glossaries_[i];
     if (g.empty()) throw util::Error("a glossary must not be empty");
+    // Cut out of a word by bytes, an invalid sequence would split a character (fuzzing).
+    if (util::find_invalid_utf8(g) != std::string_view::npos) {
+      throw util::Error("a glossary must be valid UTF-8, glossary " + std::to_string(i + 1) + " is not");
+    }
   }
   if (version_minor_ == 1) end_of_word_id_ = intern(std::string(kEndOfWord));
   std::size_t slots = 16;

@@ -1,8 +1,10 @@
 // Fuzz target: BPE codes (text::parse_bpe_codes) and their application (text::BpeApplier),
 // and undo. The input is up to four parts separated by NUL bytes: the codes file, lines of
 // text to segment, vocabulary tokens (space-separated, for the --vocabulary filter) and
-// glossaries (space-separated). Rejected input: util::Error (malformed codes).
+// glossaries (space-separated). Rejected input: util::Error (malformed codes, a glossary
+// that is empty or not valid UTF-8).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +34,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const std::string& glossary : fuzz::split(parts[3], ' ')) {
     if (!glossary.empty()) options.glossaries.push_back(glossary);
   }
-  const text::BpeApplier applier(std::move(codes), std::move(options));
+  std::optional<text::BpeApplier> constructed;
+  try {
+    constructed.emplace(std::move(codes), std::move(options));
+  } catch (const util::Error&) {  // an empty glossary, or one that is not valid UTF-8
+    return 0;
+  }
+  const text::BpeApplier& applier = *constructed;
   for (const std::string& line : fuzz::split(parts[1], '\n')) {
     // apply() takes lines as util::LineReader returns them: valid UTF-8.
     if (util::find_invalid_utf8(line) != std::string_view::npos) continue;

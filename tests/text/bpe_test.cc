@@ -136,6 +136,9 @@ BOOST_AUTO_TEST_CASE(glossary_never_split) {
   BOOST_TEST(undo_bpe(bpe.apply("lowestUSAwider")) == "lowestUSAwider");
   options.glossaries = {""};
   BOOST_CHECK_THROW(BpeApplier(toy_codes(), options), rnnsearch::util::Error);
+  // Found by fuzzing: a glossary ending inside a character cut "\xe0\xbd\x8e" in two.
+  options.glossaries = {"USA", "\xe0\xbd"};
+  BOOST_CHECK_THROW(BpeApplier(toy_codes(), options), rnnsearch::util::Error);
 }
 
 BOOST_AUTO_TEST_CASE(vocabulary_filter) {
