@@ -313,6 +313,10 @@ int eval(const std::vector<std::string>& args) {
   auto gold_file = rnnsearch::align::parse_gold_file(gold_head, gold);
   const auto h = rnnsearch::util::read_lines(hypothesis);
   auto& g = gold_file.sentences;
+  if (gold_file.null_links > 0 && !common.quiet) {
+    std::cerr << "nmt-align: note: " << gold << ": " << gold_file.null_links
+              << (gold_file.null_links == 1 ? " link" : " links") << " to position 0 (NULL) left out, as in the no-null evaluation\n";
+  }
   if (gold_file.shared_task_format && h.size() > g.size()) {
     // Sentences after the last numbered one have no gold links, or the files do not match.
     if (!common.quiet) {

@@ -46,7 +46,10 @@ GoldFile parse_shared_task(const std::vector<std::string>& lines, const std::str
       throw util::Error(path, k + 1, "sentence numbers start at 1, got " + fields[0]);
     }
     if (file.sentences.size() < static_cast<std::size_t>(sentence)) file.sentences.resize(static_cast<std::size_t>(sentence));
-    if (source == 0 || target == 0) continue;  // a NULL link
+    if (source == 0 || target == 0) {  // a NULL link
+      ++file.null_links;
+      continue;
+    }
     GoldAlignment& gold = file.sentences[static_cast<std::size_t>(sentence) - 1];
     const Link link{static_cast<int>(source) - 1, static_cast<int>(target) - 1};
     if (fields.size() == 3 || fields[3] == "S") gold.sure.push_back(link);

@@ -4,7 +4,8 @@
 //     source index first (align::parse_gold);
 //   the NAACL 2003 / WPT shared-task format, one link per line: "SENT SRC_POS TGT_POS [S|P]",
 //     1-based, sentences numbered from 1, a missing label meaning S, position 0 meaning
-//     NULL (such links are left out), as in Mihalcea and Pedersen (2003).
+//     NULL (the *.wa.nullalign files): such links are left out and counted, as the
+//     no-null evaluation of Mihalcea and Pedersen (2003) scores.
 // The format is told from the first non-blank line: three or four fields, the first three
 // numbers, is the shared-task format.
 #include <optional>
@@ -18,6 +19,7 @@ namespace rnnsearch::align {
 struct GoldFile {
   std::vector<GoldAlignment> sentences;  // index = sentence number - 1 (shared-task) or line - 1
   bool shared_task_format = false;
+  std::size_t null_links = 0;  // shared-task links with a position 0, left out
 };
 
 // Throws util::Error naming the file and line for anything malformed: a bad field, a

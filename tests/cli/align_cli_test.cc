@@ -177,6 +177,10 @@ BOOST_AUTO_TEST_CASE(eval_reads_the_shared_task_format_as_its_pharaoh_form) {
   const auto r = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", task, "-a", hyp});
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
   BOOST_TEST(r.out == expected.out);
+  // The NULL link (position 0) is left out, and said so; -q keeps quiet.
+  BOOST_TEST(r.err == "nmt-align: note: " + task + ": 1 link to position 0 (NULL) left out, as in the no-null evaluation\n");
+  const auto quiet = rt::run_process({rt::tool_path("nmt-align"), "eval", "-q", "-g", task, "-a", hyp});
+  BOOST_TEST(quiet.err == "");
   // A hypothesis with lines after the last numbered sentence is scored with a warning.
   const auto longer = dir.write("longer", "0-0 1-1 2-2\n0-0\n0-1\n1-1\n");
   const auto warned = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", task, "-a", longer});
