@@ -1,6 +1,9 @@
 #include "model_bytes.h"
 
+#include <cstdio>
 #include <cstring>
+
+#include "fuzz_input.h"
 
 namespace rnnsearch::fuzz {
 
@@ -39,6 +42,14 @@ std::string model_file_bytes(std::string_view payload, model::FileKind kind) {
   append_u64(out, payload_hash(payload));
   out.append(payload);
   return out;
+}
+
+void check_header_accepted(const std::exception& refusal) {
+  const std::string_view what(refusal.what());
+  const bool header = what.find("payload's checksum") != std::string_view::npos ||
+                      what.find("bytes of payload, expected") != std::string_view::npos;
+  if (header) std::fprintf(stderr, "refused: %s\n", refusal.what());
+  check(!header, "model_bytes.cc wrote a header the reader refuses");
 }
 
 }  // namespace rnnsearch::fuzz
