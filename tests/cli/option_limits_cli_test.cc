@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/address_space_cap.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
@@ -166,8 +167,8 @@ BOOST_AUTO_TEST_CASE(a_runaway_line_is_an_error_naming_file_and_line) {
 BOOST_AUTO_TEST_CASE(symmetrize_does_not_allocate_a_grid_from_link_indices) {
   rt::TempDir dir;
   const auto f = dir.write("f.align", "50000-50000 0-0\n1-1\n"), r = dir.write("r.align", "50000-50000 1-0\n1-1 2-2\n");
-  const auto out = rt::run_process({"/bin/sh", "-c", "ulimit -v 1000000; exec \"$0\" symmetrize -i \"$1\" -j \"$2\"",
-                                    rt::tool_path("nmt-align"), f, r});
+  const std::string capped = rt::address_space_cap(1000000) + "exec \"$0\" symmetrize -i \"$1\" -j \"$2\"";
+  const auto out = rt::run_process({"/bin/sh", "-c", capped, rt::tool_path("nmt-align"), f, r});
   BOOST_TEST(out.exit_code == 0, out.err);
   BOOST_TEST(out.out == "0-0 50000-50000\n1-1 2-2\n");
 }
