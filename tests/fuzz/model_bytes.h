@@ -13,9 +13,10 @@ namespace rnnsearch::fuzz {
 
 std::string model_file_bytes(std::string_view payload, model::FileKind kind);
 
-// Aborts, printing the message, when a reader refused such a file for its header (its
-// size or checksum, "truncated or damaged: N bytes of payload"): model_file_bytes no
-// longer writes the header the reader expects. Other refusals are the fuzzed payload's.
-void check_header_accepted(const std::exception& refusal);
+// Aborts, printing the message, when the reader refused the file at `path` for its header
+// (its size or checksum: the message then starts "PATH: truncated or damaged:" or "PATH:
+// corrupt:"): model_file_bytes no longer writes the header the reader expects. Other
+// refusals are the fuzzed payload's, whatever words the fuzzer wrote into it.
+void check_header_accepted(const std::exception& refusal, const std::string& path);
 
 }  // namespace rnnsearch::fuzz

@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     model::read_model_file(file.path());
   } catch (const util::Error& e) {
-    fuzz::check_header_accepted(e);
+    fuzz::check_header_accepted(e, file.path());
   }
   return 0;
 }
