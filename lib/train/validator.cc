@@ -48,7 +48,8 @@ void unpack(const std::string& bytes, std::vector<std::vector<std::int32_t>>& se
     std::memcpy(&length, bytes.data() + at, sizeof(length));
     at += sizeof(length);
     sentences[i].resize(length);
-    std::memcpy(sentences[i].data(), bytes.data() + at, length * sizeof(std::int32_t));
+    // An empty translation's data() may be null, which memcpy must not be given (UBSan).
+    if (length > 0) std::memcpy(sentences[i].data(), bytes.data() + at, length * sizeof(std::int32_t));
     at += length * sizeof(std::int32_t);
   }
 }
