@@ -22,4 +22,9 @@ cmake --build "$build" -j "$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-ctest --test-dir "$build" -L unit --output-on-failure -j "$(nproc)" "$@"
+ctest --test-dir "$build" -L unit -E '^mpi$' --output-on-failure -j "$(nproc)" "$@"
+# The MPI test's processes exit with Open MPI's own allocations still held, many by
+# components it dlopen()ed and has unloaded by the time LeakSanitizer looks ("<unknown
+# module>" frames, which no suppression can name): that test runs with ASan and UBSan but
+# without the leak check.
+ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ctest --test-dir "$build" -L unit -R '^mpi$' --output-on-failure "$@"
