@@ -30,19 +30,6 @@ struct Header {
   std::uint64_t payload_hash;
 };
 
-// FNV-1a over 8-byte words: stable across builds, fast enough for a 32 MB payload.
-std::uint64_t payload_hash(const std::string& data) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  std::size_t i = 0;
-  for (; i + 8 <= data.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data.data() + i, 8);
-    hash = (hash ^ word) * 0x100000001b3ull;
-  }
-  for (; i < data.size(); ++i) hash = (hash ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
-  return hash;
-}
-
 std::uint32_t float_one_bits() {
   const float one = 1.0f;
   std::uint32_t bits;
@@ -97,6 +84,19 @@ double least_parameter_floats(const ModelConfig& c) {
 }
 
 }  // namespace
+
+// FNV-1a over 8-byte words: stable across builds, fast enough for a 32 MB payload.
+std::uint64_t payload_hash(std::string_view data) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  std::size_t i = 0;
+  for (; i + 8 <= data.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, data.data() + i, 8);
+    hash = (hash ^ word) * 0x100000001b3ull;
+  }
+  for (; i < data.size(); ++i) hash = (hash ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
+  return hash;
+}
 
 void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
                       const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "data/vocabulary.h"
 #include "model/checked_archive.h"
@@ -34,6 +35,9 @@ struct LoadedModel {
 
 using ExtraWriter = std::function<void(boost::archive::binary_oarchive&)>;
 using ExtraReader = std::function<void(CheckedBinaryIArchive&)>;
+
+// The header's checksum of the payload: FNV-1a over 8-byte words, then the remaining bytes.
+std::uint64_t payload_hash(std::string_view data);
 
 void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
                       const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,

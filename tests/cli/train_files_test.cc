@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "support/dead_pid.h"
 #include "support/golden_cases.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
@@ -48,13 +49,6 @@ void check_refused(const Corpus& c, const rt::ProcessResult& r, const std::vecto
   for (const auto& text : named) BOOST_TEST(first_line.find(text) != std::string::npos, text << " in: " << r.err);
   BOOST_TEST(rt::read_file(c.source) == kSource);
   BOOST_TEST(rt::read_file(c.target) == kTarget);
-}
-
-pid_t dead_pid() {
-  const pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  ::waitpid(pid, nullptr, 0);
-  return pid;
 }
 
 }  // namespace
@@ -113,7 +107,7 @@ BOOST_AUTO_TEST_CASE(an_existing_valid_translation_output_needs_overwrite) {
 
 BOOST_AUTO_TEST_CASE(temporary_files_of_killed_runs_are_removed_at_start) {
   Corpus c;
-  const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getpid());
+  const std::string dead = std::to_string(rt::dead_pid()), alive = std::to_string(::getpid());
   const std::vector<std::string> stale = {c.dir.write("m.bin.tmp." + dead + ".a1B2c3", "partial model"),
                                           c.dir.write("m.bin.ckpt.tmp." + dead + ".Zz9Yy8", "partial checkpoint"),
                                           c.dir.write("m.bin.best.tmp." + dead + ".Qq0Ww1", "partial best")};

@@ -14,19 +14,6 @@ namespace {
 void append_u32(std::string& out, std::uint32_t value) { out.append(reinterpret_cast<const char*>(&value), 4); }
 void append_u64(std::string& out, std::uint64_t value) { out.append(reinterpret_cast<const char*>(&value), 8); }
 
-// model_file.cc's payload_hash: FNV-1a over 8-byte words, then the remaining bytes.
-std::uint64_t payload_hash(std::string_view data) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  std::size_t i = 0;
-  for (; i + 8 <= data.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data.data() + i, 8);
-    hash = (hash ^ word) * 0x100000001b3ull;
-  }
-  for (; i < data.size(); ++i) hash = (hash ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
-  return hash;
-}
-
 }  // namespace
 
 std::string model_file_bytes(std::string_view payload, model::FileKind kind) {
@@ -39,7 +26,7 @@ std::string model_file_bytes(std::string_view payload, model::FileKind kind) {
   std::memcpy(&one_bits, &one, 4);
   append_u32(out, one_bits);
   append_u64(out, payload.size());
-  append_u64(out, payload_hash(payload));
+  append_u64(out, model::payload_hash(payload));
   out.append(payload);
   return out;
 }

@@ -26,17 +26,6 @@ struct Header {
   std::uint64_t payload_size, payload_hash;
 };
 
-std::uint64_t fnv(const std::string& data) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  std::size_t i = 0;
-  for (; i + 8 <= data.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data.data() + i, 8);
-    hash = (hash ^ word) * 0x100000001b3ull;
-  }
-  for (; i < data.size(); ++i) hash = (hash ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
-  return hash;
-}
 
 // A model file whose payload `fill` writes, under a valid header of `kind`.
 std::string model_bytes(const std::function<void(boost::archive::binary_oarchive&)>& fill, std::uint32_t kind = 1) {
@@ -54,7 +43,7 @@ std::string model_bytes(const std::function<void(boost::archive::binary_oarchive
   const float one = 1.0f;
   std::memcpy(&h.one_bits, &one, 4);
   h.payload_size = data.size();
-  h.payload_hash = fnv(data);
+  h.payload_hash = rnnsearch::model::payload_hash(data);
   return std::string(reinterpret_cast<const char*>(&h), sizeof(h)) + data;
 }
 
@@ -64,7 +53,7 @@ constexpr std::uint64_t kTen = 10;
 std::string rehash(std::string bytes) {
   Header h;
   std::memcpy(&h, bytes.data(), sizeof(h));
-  h.payload_hash = fnv(bytes.substr(sizeof(h)));
+  h.payload_hash = rnnsearch::model::payload_hash(bytes.substr(sizeof(h)));
   std::memcpy(bytes.data(), &h, sizeof(h));
   return bytes;
 }

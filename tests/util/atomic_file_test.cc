@@ -15,6 +15,7 @@
 #include <regex>
 #include <sstream>
 
+#include "support/dead_pid.h"
 #include "support/temp_dir.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -47,14 +48,6 @@ mode_t permission_bits(const std::string& path) {
   struct stat info;
   BOOST_TEST_REQUIRE(::stat(path.c_str(), &info) == 0);
   return info.st_mode & 07777;
-}
-
-// A process id no process has: a child that has exited and been reaped.
-pid_t dead_pid() {
-  const pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  ::waitpid(pid, nullptr, 0);
-  return pid;
 }
 
 }  // namespace
@@ -194,7 +187,7 @@ BOOST_AUTO_TEST_CASE(unlink_temp_files_removes_the_live_writers_temporaries_only
 BOOST_AUTO_TEST_CASE(remove_stale_temp_files_takes_only_dead_processes_files_of_that_target) {
   TempDir dir;
   const std::string model = dir.write("model.bin", "model\n");
-  const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getpid());
+  const std::string dead = std::to_string(rnnsearch::testing::dead_pid()), alive = std::to_string(::getpid());
   const std::string stale = dir.write("model.bin.tmp." + dead + ".Ab3xYz", "stale");
   const std::vector<std::string> kept = {
       dir.write("model.bin.tmp." + alive + ".Ab3xYz", "a live process's"),
