@@ -13,9 +13,38 @@ namespace rnnsearch::math {
 
 namespace {
 
-constexpr int kTileRows = 6;     // rows of c held in registers at once
-constexpr int kTileCols = 16;    // columns of c held in registers at once (two 8-float vectors)
-constexpr int kDepth = 256;      // k block: a packed panel of b (16 KB) stays in L1
+// The vectors the tiles compute with: 16 floats with AVX-512, 8 with AVX2. Each element
+// of c is the same chain of fused multiply-adds over k either way (only how many
+// elements one instruction advances differs), so both give the same bits.
+#if defined(RNNSEARCH_ROW_STABLE_AVX2) && defined(__AVX512F__)
+using Vec = __m512;
+constexpr int kVecWidth = 16;
+inline Vec vzero() { return _mm512_setzero_ps(); }
+inline Vec vload(const float* p) { return _mm512_loadu_ps(p); }
+inline void vstore(float* p, Vec v) { _mm512_storeu_ps(p, v); }
+inline Vec vbroadcast(const float* p) { return _mm512_set1_ps(*p); }
+inline Vec vset(float x) { return _mm512_set1_ps(x); }
+inline Vec vfma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+inline Vec vmul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
+inline Vec vadd(Vec a, Vec b) { return _mm512_add_ps(a, b); }
+#elif defined(RNNSEARCH_ROW_STABLE_AVX2)
+using Vec = __m256;
+constexpr int kVecWidth = 8;
+inline Vec vzero() { return _mm256_setzero_ps(); }
+inline Vec vload(const float* p) { return _mm256_loadu_ps(p); }
+inline void vstore(float* p, Vec v) { _mm256_storeu_ps(p, v); }
+inline Vec vbroadcast(const float* p) { return _mm256_broadcast_ss(p); }
+inline Vec vset(float x) { return _mm256_set1_ps(x); }
+inline Vec vfma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+inline Vec vmul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+inline Vec vadd(Vec a, Vec b) { return _mm256_add_ps(a, b); }
+#else
+constexpr int kVecWidth = 8;
+#endif
+
+constexpr int kTileRows = 6;               // rows of c held in registers at once
+constexpr int kTileCols = 2 * kVecWidth;   // columns of c held in registers at once (two vectors)
+constexpr int kDepth = 256;                // k block: a packed panel of b (16 or 32 KB) stays in L1
 constexpr int kLanes = 8;        // partial sums of a dot product (op(b) = b^T)
 constexpr int kTileSize = kTileRows * kTileCols;
 
@@ -26,7 +55,7 @@ inline float finish(float sum, float alpha, float beta, float old) {
 }
 
 // One tile's pass over one k block. The running sums of the tile live in `sums`
-// ([rows x 16]) between blocks; the last block writes c.
+// ([rows x kTileCols]) between blocks; the last block writes c.
 struct TilePass {
   bool first, last;
   float alpha, beta;
@@ -49,13 +78,13 @@ template <int R>
 void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const float* panel, long ldp, float* sums,
                float* c, int ldc) {
   static_assert(R >= 1 && R <= kTileRows, "a tile has 1 to 6 rows");
-  __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
-  c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
+  Vec c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+  c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = vzero();
   if (!pass.first) {
 #define RNNSEARCH_LOAD_ROW(r)                                   \
   if constexpr (R > r) {                                        \
-    c##r##0 = _mm256_loadu_ps(sums + r * kTileCols);            \
-    c##r##1 = _mm256_loadu_ps(sums + r * kTileCols + 8);        \
+    c##r##0 = vload(sums + r * kTileCols);                      \
+    c##r##1 = vload(sums + r * kTileCols + kVecWidth);          \
   }
     RNNSEARCH_LOAD_ROW(0) RNNSEARCH_LOAD_ROW(1) RNNSEARCH_LOAD_ROW(2)
     RNNSEARCH_LOAD_ROW(3) RNNSEARCH_LOAD_ROW(4) RNNSEARCH_LOAD_ROW(5)
@@ -64,28 +93,28 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
   const float* a0 = a;
   const long step = lda;
   for (int p = 0; p < depth; ++p) {
-    const __m256 b0 = _mm256_loadu_ps(panel + p * ldp), b1 = _mm256_loadu_ps(panel + p * ldp + 8);
+    const Vec b0 = vload(panel + p * ldp), b1 = vload(panel + p * ldp + kVecWidth);
 #define RNNSEARCH_FMA_ROW(r)                                      \
   if constexpr (R > r) {                                          \
-    const __m256 x = _mm256_broadcast_ss(a0 + r * step + p);      \
-    c##r##0 = _mm256_fmadd_ps(x, b0, c##r##0);                    \
-    c##r##1 = _mm256_fmadd_ps(x, b1, c##r##1);                    \
+    const Vec x = vbroadcast(a0 + r * step + p);                  \
+    c##r##0 = vfma(x, b0, c##r##0);                               \
+    c##r##1 = vfma(x, b1, c##r##1);                               \
   }
     RNNSEARCH_FMA_ROW(0) RNNSEARCH_FMA_ROW(1) RNNSEARCH_FMA_ROW(2)
     RNNSEARCH_FMA_ROW(3) RNNSEARCH_FMA_ROW(4) RNNSEARCH_FMA_ROW(5)
 #undef RNNSEARCH_FMA_ROW
   }
   if (pass.last && pass.cols == kTileCols) {  // c = alpha * sum + beta * c, as finish() computes it
-    const __m256 alpha = _mm256_set1_ps(pass.alpha), beta = _mm256_set1_ps(pass.beta);
-    const auto out = [&](const __m256 sum, float* to) {
-      __m256 value = pass.alpha == 1.0f ? sum : _mm256_mul_ps(alpha, sum);
-      if (pass.beta != 0.0f) value = _mm256_add_ps(_mm256_mul_ps(alpha, sum), _mm256_mul_ps(beta, _mm256_loadu_ps(to)));
-      _mm256_storeu_ps(to, value);
+    const Vec alpha = vset(pass.alpha), beta = vset(pass.beta);
+    const auto out = [&](const Vec sum, float* to) {
+      Vec value = pass.alpha == 1.0f ? sum : vmul(alpha, sum);
+      if (pass.beta != 0.0f) value = vadd(vmul(alpha, sum), vmul(beta, vload(to)));
+      vstore(to, value);
     };
 #define RNNSEARCH_WRITE_ROW(r)                                  \
   if constexpr (R > r) {                                        \
     out(c##r##0, c + static_cast<long>(r) * ldc);               \
-    out(c##r##1, c + static_cast<long>(r) * ldc + 8);           \
+    out(c##r##1, c + static_cast<long>(r) * ldc + kVecWidth);   \
   }
     RNNSEARCH_WRITE_ROW(0) RNNSEARCH_WRITE_ROW(1) RNNSEARCH_WRITE_ROW(2)
     RNNSEARCH_WRITE_ROW(3) RNNSEARCH_WRITE_ROW(4) RNNSEARCH_WRITE_ROW(5)
@@ -94,8 +123,8 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
   }
 #define RNNSEARCH_STORE_ROW(r)                                  \
   if constexpr (R > r) {                                        \
-    _mm256_storeu_ps(sums + r * kTileCols, c##r##0);            \
-    _mm256_storeu_ps(sums + r * kTileCols + 8, c##r##1);        \
+    vstore(sums + r * kTileCols, c##r##0);                      \
+    vstore(sums + r * kTileCols + kVecWidth, c##r##1);          \
   }
   RNNSEARCH_STORE_ROW(0) RNNSEARCH_STORE_ROW(1) RNNSEARCH_STORE_ROW(2)
   RNNSEARCH_STORE_ROW(3) RNNSEARCH_STORE_ROW(4) RNNSEARCH_STORE_ROW(5)
@@ -150,7 +179,7 @@ using TileFunction = void (*)(const TilePass&, int, const float*, int, const flo
 constexpr TileFunction kTiles[kTileRows + 1] = {nullptr,      tile_pass<1>, tile_pass<2>, tile_pass<3>,
                                                 tile_pass<4>, tile_pass<5>, tile_pass<6>};
 
-// b[k0 .. k0+depth) x [j, j+cols) copied into `panel` ([depth x 16], 16 floats a row,
+// b[k0 .. k0+depth) x [j, j+cols) copied into `panel` ([depth x kTileCols], a row each,
 // columns past cols zero): the tiles then read b in order from one aligned buffer
 // instead of one cache line (or two) per row of a large matrix. One or two full-width tiles
 // reads b in place: copying would cost as much as the product.
@@ -160,8 +189,8 @@ void pack_panel(const float* b, int ldb, int depth, int cols, float* panel) {
   if (cols == kTileCols) {
     for (int p = 0; p < depth; ++p) {
       const float* from = b + static_cast<long>(p) * ldb;
-      _mm256_store_ps(panel + p * kTileCols, _mm256_loadu_ps(from));
-      _mm256_store_ps(panel + p * kTileCols + 8, _mm256_loadu_ps(from + 8));
+      vstore(panel + p * kTileCols, vload(from));
+      vstore(panel + p * kTileCols + kVecWidth, vload(from + kVecWidth));
     }
     return;
   }

@@ -2,6 +2,7 @@
 // depend on how many rows are multiplied with it, where it sits among them, what they
 // hold, or whether math::gemm reached it through a RowStableProducts scope.
 #include <boost/test/unit_test.hpp>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -55,6 +56,40 @@ BOOST_AUTO_TEST_CASE(matches_a_double_product_with_alpha_and_beta) {
       }
     }
     BOOST_TEST(worst < 1e-3);  // |sum| ~ sqrt(300): float rounding over 300 terms
+  }
+}
+
+// The arithmetic is fixed, not left to the vector width: each element of a * b is the
+// fused multiply-add chain over k in order, and of a * b^T eight such lanes added in a
+// fixed tree. So the AVX-512, AVX2 and scalar builds give the same bits.
+BOOST_AUTO_TEST_CASE(every_element_is_the_documented_chain_of_fused_multiply_adds) {
+  std::mt19937 rng(11);
+  for (const Transpose tb : {Transpose::kNo, Transpose::kYes}) {
+    for (const int k : {1, 9, 255, 256, 600}) {
+      const int m = 14, n = 71;  // partial row tiles and column panels of either width
+      const Matrix a = random_matrix(m, k, rng);
+      const Matrix b = tb == Transpose::kNo ? random_matrix(k, n, rng) : random_matrix(n, k, rng);
+      Matrix c(m, n);
+      multiply(a, b, tb, c, 1.0f, 0.0f);
+      bool all_equal = true;
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+          float expected = 0.0f;
+          if (tb == Transpose::kNo) {
+            for (int p = 0; p < k; ++p) expected = std::fma(a(i, p), b(p, j), expected);
+          } else {
+            float lane[8] = {};
+            const int whole = k - k % 8;
+            for (int p = 0; p < whole; ++p) lane[p % 8] = std::fma(a(i, p), b(j, p), lane[p % 8]);
+            expected = ((lane[0] + lane[4]) + (lane[2] + lane[6])) + ((lane[1] + lane[5]) + (lane[3] + lane[7]));
+            for (int p = whole; p < k; ++p) expected = std::fma(a(i, p), b(j, p), expected);
+          }
+          all_equal = all_equal && std::memcmp(&expected, &c(i, j), sizeof(float)) == 0;
+        }
+      }
+      BOOST_TEST_INFO("k " << k << (tb == Transpose::kNo ? ", a * b" : ", a * b^T"));
+      BOOST_TEST(all_equal);
+    }
   }
 }
 
