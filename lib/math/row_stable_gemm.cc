@@ -42,7 +42,13 @@ inline Vec vadd(Vec a, Vec b) { return _mm256_add_ps(a, b); }
 constexpr int kVecWidth = 8;
 #endif
 
-constexpr int kTileRows = 6;               // rows of c held in registers at once
+// Rows of c held in registers at once: 12 x 2 accumulators of the 32 AVX-512 registers,
+// 6 x 2 of AVX2's 16 (each with two registers for b and one for a broadcast).
+#if defined(RNNSEARCH_ROW_STABLE_AVX2) && defined(__AVX512F__)
+constexpr int kTileRows = 12;
+#else
+constexpr int kTileRows = 6;
+#endif
 constexpr int kTileCols = 2 * kVecWidth;   // columns of c held in registers at once (two vectors)
 constexpr int kDepth = 256;                // k block: a packed panel of b (16 or 32 KB) stays in L1
 constexpr int kLanes = 8;        // partial sums of a dot product (op(b) = b^T)
@@ -77,9 +83,11 @@ void write_tile(const TilePass& pass, const float* sums, float* c, int ldc) {
 template <int R>
 void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const float* panel, long ldp, float* sums,
                float* c, int ldc) {
-  static_assert(R >= 1 && R <= kTileRows, "a tile has 1 to 6 rows");
+  static_assert(R >= 1 && R <= kTileRows, "a tile has 1 to kTileRows rows");
   Vec c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+  Vec c60, c61, c70, c71, c80, c81, c90, c91, c100, c101, c110, c111;
   c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = vzero();
+  c60 = c61 = c70 = c71 = c80 = c81 = c90 = c91 = c100 = c101 = c110 = c111 = vzero();
   if (!pass.first) {
 #define RNNSEARCH_LOAD_ROW(r)                                   \
   if constexpr (R > r) {                                        \
@@ -88,6 +96,8 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
   }
     RNNSEARCH_LOAD_ROW(0) RNNSEARCH_LOAD_ROW(1) RNNSEARCH_LOAD_ROW(2)
     RNNSEARCH_LOAD_ROW(3) RNNSEARCH_LOAD_ROW(4) RNNSEARCH_LOAD_ROW(5)
+    RNNSEARCH_LOAD_ROW(6) RNNSEARCH_LOAD_ROW(7) RNNSEARCH_LOAD_ROW(8)
+    RNNSEARCH_LOAD_ROW(9) RNNSEARCH_LOAD_ROW(10) RNNSEARCH_LOAD_ROW(11)
 #undef RNNSEARCH_LOAD_ROW
   }
   const float* a0 = a;
@@ -102,6 +112,8 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
   }
     RNNSEARCH_FMA_ROW(0) RNNSEARCH_FMA_ROW(1) RNNSEARCH_FMA_ROW(2)
     RNNSEARCH_FMA_ROW(3) RNNSEARCH_FMA_ROW(4) RNNSEARCH_FMA_ROW(5)
+    RNNSEARCH_FMA_ROW(6) RNNSEARCH_FMA_ROW(7) RNNSEARCH_FMA_ROW(8)
+    RNNSEARCH_FMA_ROW(9) RNNSEARCH_FMA_ROW(10) RNNSEARCH_FMA_ROW(11)
 #undef RNNSEARCH_FMA_ROW
   }
   if (pass.last && pass.cols == kTileCols) {  // c = alpha * sum + beta * c, as finish() computes it
@@ -118,6 +130,8 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
   }
     RNNSEARCH_WRITE_ROW(0) RNNSEARCH_WRITE_ROW(1) RNNSEARCH_WRITE_ROW(2)
     RNNSEARCH_WRITE_ROW(3) RNNSEARCH_WRITE_ROW(4) RNNSEARCH_WRITE_ROW(5)
+    RNNSEARCH_WRITE_ROW(6) RNNSEARCH_WRITE_ROW(7) RNNSEARCH_WRITE_ROW(8)
+    RNNSEARCH_WRITE_ROW(9) RNNSEARCH_WRITE_ROW(10) RNNSEARCH_WRITE_ROW(11)
 #undef RNNSEARCH_WRITE_ROW
     return;
   }
@@ -128,6 +142,8 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
   }
   RNNSEARCH_STORE_ROW(0) RNNSEARCH_STORE_ROW(1) RNNSEARCH_STORE_ROW(2)
   RNNSEARCH_STORE_ROW(3) RNNSEARCH_STORE_ROW(4) RNNSEARCH_STORE_ROW(5)
+    RNNSEARCH_STORE_ROW(6) RNNSEARCH_STORE_ROW(7) RNNSEARCH_STORE_ROW(8)
+    RNNSEARCH_STORE_ROW(9) RNNSEARCH_STORE_ROW(10) RNNSEARCH_STORE_ROW(11)
 #undef RNNSEARCH_STORE_ROW
   if (pass.last) write_tile(pass, sums, c, ldc);
 }
@@ -176,41 +192,50 @@ inline float lane_dot(const float* x, const float* y, int k) {
 #endif
 
 using TileFunction = void (*)(const TilePass&, int, const float*, int, const float*, long, float*, float*, int);
+#if defined(RNNSEARCH_ROW_STABLE_AVX2) && defined(__AVX512F__)
+constexpr TileFunction kTiles[kTileRows + 1] = {nullptr,       tile_pass<1>,  tile_pass<2>, tile_pass<3>, tile_pass<4>,
+                                                tile_pass<5>,  tile_pass<6>,  tile_pass<7>, tile_pass<8>, tile_pass<9>,
+                                                tile_pass<10>, tile_pass<11>, tile_pass<12>};
+#else
 constexpr TileFunction kTiles[kTileRows + 1] = {nullptr,      tile_pass<1>, tile_pass<2>, tile_pass<3>,
                                                 tile_pass<4>, tile_pass<5>, tile_pass<6>};
-
-// b[k0 .. k0+depth) x [j, j+cols) copied into `panel` ([depth x kTileCols], a row each,
-// columns past cols zero): the tiles then read b in order from one aligned buffer
-// instead of one cache line (or two) per row of a large matrix. One or two full-width tiles
-// reads b in place: copying would cost as much as the product.
-// (Two vector moves a row: a library memmove call per 64 bytes took 30% of decoding.)
-void pack_panel(const float* b, int ldb, int depth, int cols, float* panel) {
-#ifdef RNNSEARCH_ROW_STABLE_AVX2
-  if (cols == kTileCols) {
-    for (int p = 0; p < depth; ++p) {
-      const float* from = b + static_cast<long>(p) * ldb;
-      vstore(panel + p * kTileCols, vload(from));
-      vstore(panel + p * kTileCols + kVecWidth, vload(from + kVecWidth));
-    }
-    return;
-  }
 #endif
+
+// Column panels of b are packed a group at a time: rows k0 .. k0+depth of b, columns
+// [j, j + kGroupPanels * kTileCols), each row read once from left to right (the hardware
+// prefetches that; reading 64 or 128 bytes from each of 256 rows one panel at a time, 32 KB
+// apart for the output layer, stalled on every row and took as long as the product), into
+// `packed`: panel q is [depth x kTileCols] at q * kDepth * kTileCols, columns past n zero.
+constexpr int kGroupPanels = 8;
+
+void pack_group(const float* b, int ldb, int depth, int j, int n, float* packed) {
+  const int panels = std::min(kGroupPanels, (n - j + kTileCols - 1) / kTileCols);
   for (int p = 0; p < depth; ++p) {
-    const float* from = b + static_cast<long>(p) * ldb;
-    float* to = panel + p * kTileCols;
-    std::copy(from, from + cols, to);
-    std::fill(to + cols, to + kTileCols, 0.0f);
+    const float* from = b + static_cast<long>(p) * ldb + j;
+    for (int q = 0; q < panels; ++q) {
+      float* to = packed + (static_cast<long>(q) * kDepth + p) * kTileCols;
+      const int cols = std::min(kTileCols, n - j - q * kTileCols);
+#ifdef RNNSEARCH_ROW_STABLE_AVX2
+      if (cols == kTileCols) {
+        vstore(to, vload(from + q * kTileCols));
+        vstore(to + kVecWidth, vload(from + q * kTileCols + kVecWidth));
+        continue;
+      }
+#endif
+      std::copy(from + q * kTileCols, from + q * kTileCols + cols, to);
+      std::fill(to + cols, to + kTileCols, 0.0f);
+    }
   }
 }
 
 // op(b) = b: blocks of 48 rows of c outside, so their running sums (48 x n) stay in L2;
-// then k blocks, so that a block's rows of b are read in order; then column panels,
-// packed once and kept in L1 for all row tiles of the block.
+// then k blocks, so that a block's rows of b are read in order; then groups of column
+// panels, packed once (in L2) for all row tiles of the block.
 void multiply_plain(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb, float beta,
                     float* c, int ldc) {
   constexpr int kBlockTiles = 8;
   thread_local std::vector<float> sums;  // the running sums of every tile between k blocks
-  alignas(64) thread_local float panel[kDepth * kTileCols];
+  thread_local std::vector<float> packed(static_cast<std::size_t>(kGroupPanels) * kDepth * kTileCols);
   const int row_tiles = (m + kTileRows - 1) / kTileRows, panels = (n + kTileCols - 1) / kTileCols;
   const std::size_t needed = static_cast<std::size_t>(std::min(row_tiles, kBlockTiles)) * panels * kTileSize;
   if (sums.size() < needed) sums.resize(needed);
@@ -218,18 +243,23 @@ void multiply_plain(int m, int n, int k, float alpha, const float* a, int lda, c
     const int tiles = std::min(kBlockTiles, row_tiles - first_tile);
     for (int k0 = 0; k0 < std::max(k, 1); k0 += kDepth) {
       const int depth = std::min(kDepth, k - k0);
-      for (int p = 0; p < panels; ++p) {
-        const int j = p * kTileCols, cols = std::min(kTileCols, n - j);
-        const float* block = b + static_cast<long>(k0) * ldb + j;
-        const bool in_place = tiles <= 2 && cols == kTileCols;
-        if (!in_place) pack_panel(block, ldb, depth, cols, panel);
-        for (int tile = 0; tile < tiles; ++tile) {
-          const int i = (first_tile + tile) * kTileRows;
-          const TilePass pass{k0 == 0, k0 + kDepth >= k, alpha, beta, std::min(kTileRows, m - i), cols};
-          kTiles[pass.rows](pass, depth, a + static_cast<long>(i) * lda + k0, lda, in_place ? block : panel,
-                            in_place ? ldb : kTileCols,
-                            sums.data() + (static_cast<std::size_t>(tile) * panels + p) * kTileSize,
-                            c + static_cast<long>(i) * ldc + j, ldc);
+      for (int group = 0; group < panels; group += kGroupPanels) {
+        // One or two row tiles read b in place: packing would cost as much as the product.
+        const bool in_place = tiles <= 2;
+        if (!in_place) pack_group(b + static_cast<long>(k0) * ldb, ldb, depth, group * kTileCols, n, packed.data());
+        for (int p = group; p < std::min(panels, group + kGroupPanels); ++p) {
+          const int j = p * kTileCols, cols = std::min(kTileCols, n - j);
+          if (in_place && cols < kTileCols) pack_group(b + static_cast<long>(k0) * ldb, ldb, depth, j, n, packed.data());
+          const bool direct = in_place && cols == kTileCols;
+          const float* panel = direct ? b + static_cast<long>(k0) * ldb + j
+                                      : packed.data() + static_cast<long>(in_place ? 0 : p - group) * kDepth * kTileCols;
+          for (int tile = 0; tile < tiles; ++tile) {
+            const int i = (first_tile + tile) * kTileRows;
+            const TilePass pass{k0 == 0, k0 + kDepth >= k, alpha, beta, std::min(kTileRows, m - i), cols};
+            kTiles[pass.rows](pass, depth, a + static_cast<long>(i) * lda + k0, lda, panel, direct ? ldb : kTileCols,
+                              sums.data() + (static_cast<std::size_t>(tile) * panels + p) * kTileSize,
+                              c + static_cast<long>(i) * ldc + j, ldc);
+          }
         }
       }
     }
