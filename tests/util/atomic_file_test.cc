@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "support/dead_pid.h"
+#include "support/golden_cases.h"
 #include "support/temp_dir.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -26,13 +27,6 @@ using namespace rnnsearch::util;
 using rnnsearch::testing::TempDir;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void write_file(const std::string& path, const std::string& text) {
   AtomicFileWriter writer(path);
@@ -78,7 +72,7 @@ BOOST_AUTO_TEST_CASE(dev_null_stays_a_character_device) {
   // Renamed over, /dev/null would become a regular file holding this text (as root).
   write_file("/dev/null", "discarded\n");
   BOOST_TEST(fs::is_character_file("/dev/null"));
-  BOOST_TEST(slurp("/dev/null").empty());
+  BOOST_TEST(rnnsearch::testing::read_file("/dev/null").empty());
   BOOST_TEST((resolve_output("/dev/null").kind == OutputTarget::Kind::kInPlace));
 }
 
@@ -111,7 +105,7 @@ BOOST_AUTO_TEST_CASE(a_symlink_stays_a_link_and_its_final_target_is_replaced) {
   }
   BOOST_TEST(fs::is_symlink(link));
   BOOST_TEST(fs::is_symlink(dir.path() / "hop"));
-  BOOST_TEST(slurp(target) == "new\n");
+  BOOST_TEST(rnnsearch::testing::read_file(target) == "new\n");
   BOOST_TEST(entries(dir.path() / "data") == 1u);
 }
 
@@ -120,7 +114,7 @@ BOOST_AUTO_TEST_CASE(a_dangling_symlink_creates_its_target) {
   fs::create_symlink("made.txt", dir.path() / "link");
   write_file((dir.path() / "link").string(), "made\n");
   BOOST_TEST(fs::is_symlink(dir.path() / "link"));
-  BOOST_TEST(slurp((dir.path() / "made.txt").string()) == "made\n");
+  BOOST_TEST(rnnsearch::testing::read_file((dir.path() / "made.txt").string()) == "made\n");
 }
 
 BOOST_AUTO_TEST_CASE(a_symlink_loop_and_a_directory_are_errors_naming_the_path) {
@@ -140,7 +134,7 @@ BOOST_AUTO_TEST_CASE(the_replacement_keeps_the_old_files_permission_bits) {
     const std::string path = dir.write("secret" + std::to_string(mode), "old\n");
     BOOST_TEST_REQUIRE(::chmod(path.c_str(), mode) == 0);
     write_file(path, "new\n");
-    BOOST_TEST(slurp(path) == "new\n");
+    BOOST_TEST(rnnsearch::testing::read_file(path) == "new\n");
     BOOST_TEST(permission_bits(path) == mode, "mode " << std::oct << mode);
   }
 }
@@ -179,8 +173,8 @@ BOOST_AUTO_TEST_CASE(unlink_temp_files_removes_the_live_writers_temporaries_only
   BOOST_TEST_REQUIRE(fs::exists(writer.temp_path()));
   unlink_temp_files();  // what the SIGINT/SIGTERM handler of util/cli.cc does
   BOOST_TEST(!fs::exists(writer.temp_path()));
-  BOOST_TEST(slurp(path) == "old\n");
-  BOOST_TEST(slurp(done) == "complete\n");
+  BOOST_TEST(rnnsearch::testing::read_file(path) == "old\n");
+  BOOST_TEST(rnnsearch::testing::read_file(done) == "complete\n");
   BOOST_TEST(entries(dir.path()) == 2u);
 }
 
@@ -201,7 +195,7 @@ BOOST_AUTO_TEST_CASE(remove_stale_temp_files_takes_only_dead_processes_files_of_
   BOOST_TEST(removed == std::vector<std::string>{stale});
   BOOST_TEST(!fs::exists(stale));
   for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
-  BOOST_TEST(slurp(model) == "model\n");
+  BOOST_TEST(rnnsearch::testing::read_file(model) == "model\n");
   // A checkpoint's own call finds its file; a symlinked model is looked up at its target.
   fs::create_symlink("model.bin.ckpt", dir.path() / "link.ckpt");
   const auto through_link = remove_stale_temp_files((dir.path() / "link.ckpt").string());
