@@ -99,13 +99,17 @@ BOOST_AUTO_TEST_CASE(sigkill_at_random_moments_leaves_the_old_or_the_complete_ne
   const std::string forward = dir.write("forward.align", links(rng, 60000));
   const std::string reverse = dir.write("reverse.align", links(rng, 60000));
   check_kills_leave_old_or_new(dir, "nmt-tokenize", {"-i", raw, "-q"}, rng);
+  check_kills_leave_old_or_new(dir, "nmt-detokenize", {"-i", raw, "-q"}, rng);
   check_kills_leave_old_or_new(dir, "nmt-bpe", {"apply", "-c", codes, "-i", raw}, rng);
+  check_kills_leave_old_or_new(dir, "nmt-bpe", {"undo", "-i", raw}, rng);
   check_kills_leave_old_or_new(dir, "nmt-vocab", {"-i", raw}, rng);
   check_kills_leave_old_or_new(dir, "nmt-align", {"symmetrize", "-i", forward, "-j", reverse}, rng);
 
   const rt::ReversalModel m;
   const std::string sources = dir.write("sources", text(rng, 3000, 10, "w", false));
   check_kills_leave_old_or_new(dir, "nmt-decode", {"-m", m.model, "-i", sources, "-q"}, rng);
+  check_kills_leave_old_or_new(dir, "nmt-align", {"-m", m.model, "-s", sources, "-t", sources, "-q"}, rng);
+  check_kills_leave_old_or_new(dir, "nmt-align", {"ibm2", "-s", sources, "-t", sources, "-q"}, rng);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
