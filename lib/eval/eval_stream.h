@@ -4,7 +4,7 @@
 // with one tab-separated column per system), all in lockstep, each line stripped of
 // trailing whitespace as sacreBLEU does. Only one block of text is in memory at once:
 // every metric's corpus score needs only per-segment statistics, so scoring a million
-// lines costs those statistics, not the text (eval/eval_inputs.h holds it all).
+// lines costs those statistics, not the text.
 #include <cstddef>
 #include <memory>
 #include <string>
