@@ -2,8 +2,6 @@
 
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
-#include <filesystem>
-#include <system_error>
 
 #include "util/error.h"
 
@@ -30,26 +28,21 @@ void write_checkpoint(const std::string& path, const model::RnnSearch& model, co
 LoadedCheckpoint read_checkpoint(const std::string& path) {
   LoadedCheckpoint checkpoint;
   checkpoint.model = model::read_model_file(path, model::FileKind::kCheckpoint, [&](model::CheckedBinaryIArchive& archive) {
-    archive >> checkpoint.state;
-    // The name as the archive writes a string (its length, then its bytes), the length
-    // checked first: `archive >> name` would allocate and zero what a damaged length says.
-    std::size_t name_length = 0;
-    archive.load_binary(&name_length, sizeof(name_length));
-    if (name_length > 64) {
-      throw util::Error(path, "damaged checkpoint: optimizer name of " + std::to_string(name_length) + " bytes");
+    // The archive checks the name's stored length against the bytes left before allocating.
+    archive >> checkpoint.state >> checkpoint.optimizer_name;
+    if (checkpoint.optimizer_name.size() > 64) {
+      throw util::Error(path, "damaged checkpoint: optimizer name of " + std::to_string(checkpoint.optimizer_name.size()) +
+                                  " bytes");
     }
-    checkpoint.optimizer_name.resize(name_length);
-    archive.load_binary(checkpoint.optimizer_name.data(), name_length);
     std::uint64_t count = 0;
     archive >> checkpoint.optimizer_steps >> count;
     if (count > (1u << 20)) throw util::Error(path, "damaged checkpoint: " + std::to_string(count) + " optimizer matrices");
-    // No matrix holds more floats than the file has bytes: checked before allocating, and
-    // without rows * cols, which a damaged shape overflows (found by fuzzing).
-    std::error_code error;
-    const std::uint64_t most_floats = std::filesystem::file_size(path, error) / sizeof(float);
     for (std::uint64_t i = 0; i < count; ++i) {
       std::int64_t rows = 0, cols = 0;
       archive >> rows >> cols;
+      // No matrix holds more floats than the file has bytes left: checked before allocating,
+      // and without rows * cols, which a damaged shape overflows (found by fuzzing).
+      const std::uint64_t most_floats = archive.bytes_left() / sizeof(float);
       if (rows < 0 || cols < 0 ||
           (rows > 0 && static_cast<std::uint64_t>(cols) > most_floats / static_cast<std::uint64_t>(rows))) {
         throw util::Error(path, "damaged checkpoint: optimizer matrix of shape " + std::to_string(rows) + " x " +
