@@ -174,6 +174,15 @@ void TrainConfig::validate() const {
   check_files_differ(*this);
 }
 
+std::vector<std::string> TrainConfig::output_files() const {
+  std::vector<std::string> files = {checkpoint_path(), model_path, best_model_path()};
+  if (!valid_translation_output.empty()) {
+    files.push_back(valid_translation_output);
+    files.push_back(valid_translation_output + ".best");
+  }
+  return files;
+}
+
 float TrainConfig::resolved_learning_rate() const {
   if (learning_rate > 0) return learning_rate;
   return optimizer == "adam" ? 1e-3f : 1.0f;

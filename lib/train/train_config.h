@@ -3,6 +3,7 @@
 // member initializers are the defaults.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "data/batch.h"
 #include "data/corpus.h"
@@ -76,6 +77,9 @@ struct TrainConfig {
   bool has_validation() const { return !valid_source.empty(); }
   std::string checkpoint_path() const { return model_path + ".ckpt"; }
   std::string best_model_path() const { return model_path + ".best"; }
+  // Every file a run writes: MODEL.ckpt, MODEL, MODEL.best, and --valid-translation-output
+  // with its .best when given.
+  std::vector<std::string> output_files() const;
 };
 
 }  // namespace rnnsearch::train

@@ -254,12 +254,7 @@ void Trainer::share_training() {
 // writing, 48 MB for a checkpoint of the Multi30k model, and nothing else would ever
 // remove it. Only files named as util::AtomicFileWriter names them, of dead processes.
 void Trainer::remove_stale_temp_files() {
-  std::vector<std::string> outputs = {config_.model_path, config_.checkpoint_path(), config_.best_model_path()};
-  if (!config_.valid_translation_output.empty()) {
-    outputs.push_back(config_.valid_translation_output);
-    outputs.push_back(config_.valid_translation_output + ".best");
-  }
-  for (const std::string& output : outputs) {
+  for (const std::string& output : config_.output_files()) {
     for (const std::string& removed : util::remove_stale_temp_files(output)) {
       progress_.message("removed " + removed + ", the temporary file of a run that was killed");
     }
@@ -267,12 +262,7 @@ void Trainer::remove_stale_temp_files() {
 }
 
 void Trainer::start_fresh() {
-  std::vector<std::string> outputs = {config_.checkpoint_path(), config_.model_path, config_.best_model_path()};
-  if (!config_.valid_translation_output.empty()) {
-    outputs.push_back(config_.valid_translation_output);
-    outputs.push_back(config_.valid_translation_output + ".best");
-  }
-  for (const std::string& path : outputs) {
+  for (const std::string& path : config_.output_files()) {
     if (!config_.overwrite && file_exists(path)) {
       throw util::Error(path, "exists: continue that training with --resume, or pass --overwrite to start over");
     }
