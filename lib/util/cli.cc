@@ -112,12 +112,6 @@ bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& ar
   return false;
 }
 
-std::string shortest_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", value);
-  return text;
-}
-
 std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {

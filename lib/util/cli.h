@@ -53,9 +53,6 @@ bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& ar
 // "nmt-bleu (rnnsearch) 0.1.0"
 std::string version_line(const std::string& tool);
 
-// A number as --help shows a default: "0.2" rather than Boost's "0.200000003".
-std::string shortest_number(double value);
-
 // Runs `body` and maps what escapes it to a message on stderr and an exit code:
 //   util::Error -> "tool: file:line: message", exit 1
 //   util::UsageError, program_options errors -> "tool: message" + a --help hint, exit 2

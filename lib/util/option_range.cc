@@ -11,7 +11,7 @@ void throw_out_of_range(const std::string& option, const std::string& low, const
   throw UsageError("--" + option + " must be in [" + low + ", " + high + "], got " + value);
 }
 
-std::string range_number(double value) {
+std::string shortest_number(double value) {
   char text[32];  // "%g" of a double: at most 13 characters
   std::snprintf(text, sizeof(text), "%g", value);
   return text;
