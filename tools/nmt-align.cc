@@ -46,34 +46,11 @@ void write_lines(const std::string& path, const std::vector<std::string>& lines)
   writer.commit();
 }
 
-// "A: has 1 line, but B has 2; the files must be line-aligned", the shorter file first.
-rnnsearch::util::Error line_count_error(const std::string& a, std::size_t a_lines, const std::string& b,
-                                        std::size_t b_lines, const std::string& unit = "line") {
-  const bool shorter_first = a_lines < b_lines;
-  const std::size_t fewer = std::min(a_lines, b_lines), more = std::max(a_lines, b_lines);
-  return rnnsearch::util::Error(shorter_first ? a : b, "has " + std::to_string(fewer) + " " + unit +
-                                                           (fewer == 1 ? "" : "s") + ", but " + (shorter_first ? b : a) +
-                                                           " has " + std::to_string(more) +
-                                                           "; the files must be line-aligned");
-}
-
-// For two line-aligned files read in step when `a` or `b` has just ended at line
-// `lines` + 1 (a_more / b_more: whether each still had a line): counts the longer one
-// to its end, for line_count_error's "A: has 1 line, but B has 2".
-rnnsearch::util::Error unaligned_error(rnnsearch::util::LineReader& a, bool a_more, rnnsearch::util::LineReader& b,
-                                       bool b_more, std::size_t lines, const std::string& unit = "line") {
-  std::size_t a_lines = lines + (a_more ? 1 : 0), b_lines = lines + (b_more ? 1 : 0);
-  std::string rest;
-  while (a_more && a.next(rest)) ++a_lines;
-  while (b_more && b.next(rest)) ++b_lines;
-  return line_count_error(a.name(), a_lines, b.name(), b_lines, unit);
-}
-
 // Both files, checked to have the same number of lines.
 std::pair<std::vector<std::string>, std::vector<std::string>> read_pair(const std::string& a, const std::string& b) {
   auto first = rnnsearch::util::read_lines(a);
   auto second = rnnsearch::util::read_lines(b);
-  if (first.size() != second.size()) throw line_count_error(a, first.size(), b, second.size());
+  if (first.size() != second.size()) rnnsearch::util::throw_line_count_mismatch(a, first.size(), b, second.size());
   return {std::move(first), std::move(second)};
 }
 
@@ -154,12 +131,7 @@ int symmetrize(const std::vector<std::string>& args) {
   rnnsearch::util::LineReader forward_reader(forward), reverse_reader(reverse);
   rnnsearch::util::AtomicFileWriter writer(output);
   std::string a, b;
-  for (std::size_t line = 1;; ++line) {
-    const bool more_a = forward_reader.next(a), more_b = reverse_reader.next(b);
-    if (!more_a || !more_b) {
-      if (more_a || more_b) throw unaligned_error(forward_reader, more_a, reverse_reader, more_b, line - 1);
-      break;
-    }
+  for (std::size_t line = 1; rnnsearch::util::next_in_step(forward_reader, a, reverse_reader, b); ++line) {
     writer.write_line(rnnsearch::align::format_pharaoh(rnnsearch::align::symmetrize(
         rnnsearch::align::parse_pharaoh(a, forward, line), rnnsearch::align::parse_pharaoh(b, reverse, line), method)));
   }
@@ -228,12 +200,7 @@ int ibm2(const std::vector<std::string>& args) {
   {
     rnnsearch::util::LineReader source_reader(source), target_reader(target);
     std::string s, t;
-    for (std::size_t line = 1;; ++line) {
-      const bool more_s = source_reader.next(s), more_t = target_reader.next(t);
-      if (!more_s || !more_t) {
-        if (more_s || more_t) throw unaligned_error(source_reader, more_s, target_reader, more_t, line - 1);
-        break;
-      }
+    for (std::size_t line = 1; rnnsearch::util::next_in_step(source_reader, s, target_reader, t); ++line) {
       rnnsearch::align::check_line_lengths({s}, source, line);
       rnnsearch::align::check_line_lengths({t}, target, line);
       require_words(s, source, line);
@@ -299,10 +266,8 @@ int eval(const std::vector<std::string>& args) {
     for (std::size_t line = 1;; ++line) {
       const bool more_g = head < gold_head.size() ? (g = gold_head[head++], true) : gold_reader.next(g);
       const bool more_h = hypothesis_reader.next(h);
-      if (!more_g || !more_h) {
-        if (more_g || more_h) throw unaligned_error(gold_reader, more_g, hypothesis_reader, more_h, line - 1);
-        break;
-      }
+      if (more_g != more_h) rnnsearch::util::throw_unaligned(gold_reader, hypothesis_reader);
+      if (!more_g) break;
       const auto gold_links = rnnsearch::align::parse_gold(g, gold, line);
       scores.add(rnnsearch::align::parse_pharaoh(h, hypothesis, line), gold_links);
     }
@@ -325,7 +290,8 @@ int eval(const std::vector<std::string>& args) {
     }
     g.resize(h.size());
   } else if (g.size() != h.size()) {
-    throw line_count_error(gold, g.size(), hypothesis, h.size(), gold_file.shared_task_format ? "sentence" : "line");
+    rnnsearch::util::throw_line_count_mismatch(gold, g.size(), hypothesis, h.size(),
+                                               gold_file.shared_task_format ? "sentence" : "line");
   }
   for (std::size_t i = 0; i < g.size(); ++i) scores.add(rnnsearch::align::parse_pharaoh(h[i], hypothesis, i + 1), g[i]);
   print_scores(scores);

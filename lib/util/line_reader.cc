@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include "util/error.h"
@@ -105,6 +106,30 @@ std::vector<std::string> read_lines(const std::string& path) {
   std::string line;
   while (reader.next(line)) lines.push_back(line);
   return lines;
+}
+
+void throw_line_count_mismatch(const std::string& a, std::size_t a_lines, const std::string& b, std::size_t b_lines,
+                               const std::string& unit) {
+  const bool shorter_first = a_lines < b_lines;
+  const std::size_t fewer = std::min(a_lines, b_lines), more = std::max(a_lines, b_lines);
+  throw Error(shorter_first ? a : b, "has " + std::to_string(fewer) + " " + unit + (fewer == 1 ? "" : "s") + ", but " +
+                                         (shorter_first ? b : a) + " has " + std::to_string(more) +
+                                         "; the files must be line-aligned");
+}
+
+void throw_unaligned(LineReader& a, LineReader& b) {
+  std::string rest;
+  while (a.next(rest)) {
+  }
+  while (b.next(rest)) {
+  }
+  throw_line_count_mismatch(a.name(), a.line_number(), b.name(), b.line_number());
+}
+
+bool next_in_step(LineReader& a, std::string& a_line, LineReader& b, std::string& b_line) {
+  const bool more_a = a.next(a_line), more_b = b.next(b_line);
+  if (more_a != more_b) throw_unaligned(a, b);
+  return more_a;
 }
 
 }  // namespace rnnsearch::util

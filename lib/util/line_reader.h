@@ -52,4 +52,17 @@ class LineReader {
 // All lines of `path` ("-" for stdin), validated as UTF-8.
 std::vector<std::string> read_lines(const std::string& path);
 
+// Throws util::Error "A: has 1 line, but B has 2; the files must be line-aligned", the
+// shorter file named first (`unit` "sentence" counts sentences instead).
+[[noreturn]] void throw_line_count_mismatch(const std::string& a, std::size_t a_lines, const std::string& b,
+                                            std::size_t b_lines, const std::string& unit = "line");
+
+// For two line-aligned files read in step, once one has ended and the other not: reads
+// both to their ends and throws throw_line_count_mismatch's error with their line counts.
+[[noreturn]] void throw_unaligned(LineReader& a, LineReader& b);
+
+// The next line of each of two line-aligned files; false when both have ended, and
+// throw_unaligned's error when only one has.
+bool next_in_step(LineReader& a, std::string& a_line, LineReader& b, std::string& b_line);
+
 }  // namespace rnnsearch::util
