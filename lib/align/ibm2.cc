@@ -176,23 +176,18 @@ class TranslationTable {
 
 }  // namespace
 
-std::int32_t Ibm2CorpusBuilder::source_id(std::string_view word) {
+std::int32_t Ibm2CorpusBuilder::id_of(std::string_view word, std::unordered_map<std::string, std::int32_t>& ids,
+                                      std::int32_t first_id) {
   key_.assign(word);
-  const auto found = source_ids_.find(key_);
-  if (found != source_ids_.end()) return found->second;
-  const auto id = static_cast<std::int32_t>(source_ids_.size()) + 1;
-  source_ids_.emplace(key_, id);
+  const auto found = ids.find(key_);
+  if (found != ids.end()) return found->second;
+  const auto id = static_cast<std::int32_t>(ids.size()) + first_id;
+  ids.emplace(key_, id);
   return id;
 }
 
-std::int32_t Ibm2CorpusBuilder::target_id(std::string_view word) {
-  key_.assign(word);
-  const auto found = target_ids_.find(key_);
-  if (found != target_ids_.end()) return found->second;
-  const auto id = static_cast<std::int32_t>(target_ids_.size());
-  target_ids_.emplace(key_, id);
-  return id;
-}
+std::int32_t Ibm2CorpusBuilder::source_id(std::string_view word) { return id_of(word, source_ids_, 1); }
+std::int32_t Ibm2CorpusBuilder::target_id(std::string_view word) { return id_of(word, target_ids_, 0); }
 
 void Ibm2CorpusBuilder::end_pair() {
   const std::size_t k = corpus_.size() + 1;

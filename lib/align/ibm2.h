@@ -69,8 +69,10 @@ class Ibm2CorpusBuilder {
   Ibm2Corpus take();
 
  private:
-  std::int32_t source_id(std::string_view word);
-  std::int32_t target_id(std::string_view word);
+  // `word`'s id in `ids`, a new one (first_id + the count so far) on first sight.
+  std::int32_t id_of(std::string_view word, std::unordered_map<std::string, std::int32_t>& ids, std::int32_t first_id);
+  std::int32_t source_id(std::string_view word);  // from 1 (0 is NULL)
+  std::int32_t target_id(std::string_view word);  // from 0
   void end_pair();
 
   Ibm2Corpus corpus_;
