@@ -65,6 +65,7 @@ inline float finish(float sum, float alpha, float beta, float old) {
 // ([rows x kTileCols]) between blocks; the last block writes c.
 struct TilePass {
   bool first, last;
+  bool fetch;  // the first row tile over a panel fetches b ahead; the others find it in cache
   float alpha, beta;
   int rows, cols;
 };
@@ -108,10 +109,12 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
     // ahead, the loads do not wait on L2 or L3 (they were half of this loop's time). The
     // same row of the next panel is fetched too, so the next tiles find it in cache
     // (decode_bench, greedy: 0.80 -> 0.95 of the backend's speed).
-    _mm_prefetch(reinterpret_cast<const char*>(panel + (p + kPrefetchRows) * ldp), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(panel + (p + kPrefetchRows) * ldp + kTileCols - 1), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(panel + p * ldp + kTileCols), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(panel + p * ldp + 2 * kTileCols - 1), _MM_HINT_T0);
+    if (pass.fetch) {
+      _mm_prefetch(reinterpret_cast<const char*>(panel + (p + kPrefetchRows) * ldp), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(panel + (p + kPrefetchRows) * ldp + kTileCols - 1), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(panel + p * ldp + kTileCols), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(panel + p * ldp + 2 * kTileCols - 1), _MM_HINT_T0);
+    }
     const Vec b0 = vload(panel + p * ldp), b1 = vload(panel + p * ldp + kVecWidth);
 #define RNNSEARCH_FMA_ROW(r)                                      \
   if constexpr (R > r) {                                          \
@@ -151,8 +154,8 @@ void tile_pass(const TilePass& pass, int depth, const float* a, int lda, const f
   }
   RNNSEARCH_STORE_ROW(0) RNNSEARCH_STORE_ROW(1) RNNSEARCH_STORE_ROW(2)
   RNNSEARCH_STORE_ROW(3) RNNSEARCH_STORE_ROW(4) RNNSEARCH_STORE_ROW(5)
-    RNNSEARCH_STORE_ROW(6) RNNSEARCH_STORE_ROW(7) RNNSEARCH_STORE_ROW(8)
-    RNNSEARCH_STORE_ROW(9) RNNSEARCH_STORE_ROW(10) RNNSEARCH_STORE_ROW(11)
+  RNNSEARCH_STORE_ROW(6) RNNSEARCH_STORE_ROW(7) RNNSEARCH_STORE_ROW(8)
+  RNNSEARCH_STORE_ROW(9) RNNSEARCH_STORE_ROW(10) RNNSEARCH_STORE_ROW(11)
 #undef RNNSEARCH_STORE_ROW
   if (pass.last) write_tile(pass, sums, c, ldc);
 }
@@ -246,7 +249,7 @@ void multiply_plain(int m, int n, int k, float alpha, const float* a, int lda, c
         if (!in_place) pack_partial_panel(block, ldb, depth, cols, partial);
         for (int tile = 0; tile < tiles; ++tile) {
           const int i = (first_tile + tile) * kTileRows;
-          const TilePass pass{k0 == 0, k0 + kDepth >= k, alpha, beta, std::min(kTileRows, m - i), cols};
+          const TilePass pass{k0 == 0, k0 + kDepth >= k, tile == 0, alpha, beta, std::min(kTileRows, m - i), cols};
           kTiles[pass.rows](pass, depth, a + static_cast<long>(i) * lda + k0, lda, in_place ? block : partial,
                             in_place ? ldb : kTileCols,
                             sums.data() + (static_cast<std::size_t>(tile) * panels + p) * kTileSize,
