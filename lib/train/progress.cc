@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+
+#include "util/progress_meter.h"
 
 namespace rnnsearch::train {
 
@@ -14,14 +17,25 @@ std::string format(const char* pattern, double a) {
   return buffer;
 }
 
-std::string duration_text(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  return buffer;
-}
-
 }  // namespace
+
+double seconds_to_run_end(const RunLimits& limits, const RunPosition& p) {
+  bool limited = false;
+  double left = 0.0;
+  const auto consider = [&](double seconds) {
+    left = limited ? std::min(left, seconds) : seconds;
+    limited = true;
+  };
+  if (limits.max_minutes > 0) consider(limits.max_minutes * 60.0 - p.elapsed_seconds);
+  if (limits.max_updates > 0) consider(static_cast<double>(limits.max_updates - p.update) * p.seconds_per_update);
+  if (limits.max_epochs > 0) {
+    const double batches_left = static_cast<double>(p.batches_in_epoch) - static_cast<double>(p.batch_in_epoch) +
+                                static_cast<double>(limits.max_epochs - p.epoch - 1) *
+                                    static_cast<double>(p.batches_in_epoch);
+    consider(batches_left * p.seconds_per_update);
+  }
+  return limited ? std::max(0.0, left) : -1.0;
+}
 
 Progress::Progress(bool quiet, long log_freq)
     : quiet_(quiet), terminal_(isatty(STDERR_FILENO) == 1), log_freq_(log_freq) {}
@@ -38,7 +52,8 @@ void Progress::report(const ProgressFigures& f) {
                      std::to_string(f.batch_in_epoch) + "/" + std::to_string(f.batches_in_epoch) + " | loss " +
                      format("%.3f", f.loss) + " | " + format("%.0f", f.tokens_per_second) + " tgt tok/s | lr " +
                      format("%.3g", f.learning_rate) + " | gnorm " + format("%.2f", f.gradient_norm) +
-                     " | epoch ETA " + duration_text(batches_left * f.seconds_per_update);
+                     " | epoch ETA " + util::clock_duration(batches_left * f.seconds_per_update);
+  if (f.run_seconds_left >= 0.0) line += " | run ETA " + util::clock_duration(f.run_seconds_left);
   last_draw_ = std::chrono::steady_clock::now();
   if (terminal_) {
     std::fprintf(stderr, "\r\033[K%s", line.c_str());

@@ -78,6 +78,7 @@ class Trainer {
   void check_same_parameters() const;
   void save();
   std::string limit_reached() const;
+  double run_seconds_left(std::size_t batches_in_epoch) const;
   void finish_model_file();
 
   const TrainConfig& config_;
@@ -93,6 +94,7 @@ class Trainer {
   long last_saved_update_ = -1;
   std::chrono::steady_clock::time_point run_start_;
   double elapsed_at_start_ = 0.0;
+  long updates_at_start_ = 0;
   // Figures since the last progress report.
   double window_loss_ = 0.0, window_tokens_ = 0.0, window_seconds_ = 0.0;
   long window_updates_ = 0;
@@ -512,6 +514,20 @@ void Trainer::save() {
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_);
 }
 
+// Time to the first of --max-updates, --max-epochs and --max-minutes, at this run's pace so
+// far (validations and checkpoints included); -1 when none is set.
+double Trainer::run_seconds_left(std::size_t batches_in_epoch) const {
+  RunPosition position;
+  position.update = state_.update;
+  position.epoch = state_.epoch;
+  position.batch_in_epoch = state_.batch_in_epoch;
+  position.batches_in_epoch = batches_in_epoch;
+  position.elapsed_seconds = state_.elapsed_seconds;
+  position.seconds_per_update = (state_.elapsed_seconds - elapsed_at_start_) /
+                                static_cast<double>(std::max(1L, state_.update - updates_at_start_));
+  return seconds_to_run_end(RunLimits{config_.max_updates, config_.max_epochs, config_.max_minutes}, position);
+}
+
 std::string Trainer::limit_reached() const {
   if (config_.max_updates > 0 && state_.update >= config_.max_updates) {
     return "--max-updates " + std::to_string(config_.max_updates);
@@ -537,6 +553,7 @@ TrainOutcome Trainer::run() {
   run_start_ = std::chrono::steady_clock::now();
   set_up();
   elapsed_at_start_ = state_.elapsed_seconds;
+  updates_at_start_ = state_.update;
   TrainOutcome outcome;
   std::vector<std::vector<std::size_t>> batches = data::epoch_batches(corpus_, config_.batching, config_.seed, state_.epoch);
   while ((outcome.reason = limit_reached()).empty()) {
@@ -561,6 +578,7 @@ TrainOutcome Trainer::run() {
       figures.seconds_per_update = window_seconds_ / static_cast<double>(std::max(1L, window_updates_));
       figures.learning_rate = learning_rate();
       figures.gradient_norm = last_gradient_norm_;
+      figures.run_seconds_left = run_seconds_left(batches.size());
       progress_.report(figures);
       window_loss_ = window_tokens_ = window_seconds_ = 0.0;
       window_updates_ = 0;

@@ -85,6 +85,36 @@ BOOST_AUTO_TEST_CASE(warmup_raises_the_learning_rate_linearly) {
   BOOST_TEST((rates == std::vector<double>{0.005, 0.0075, 0.01, 0.01, 0.01, 0.01}), r.err);
 }
 
+BOOST_AUTO_TEST_CASE(progress_lines_give_the_eta_to_the_end_of_the_run) {
+  // 6 pairs in batches of 2: 3 updates an epoch. With --max-epochs 4 the run ends at update
+  // 12, so the run ETA falls to 0:00:00 by then, while the epoch ETA restarts every epoch;
+  // the nearer limit wins (--max-updates 5 is before the end of epoch 4).
+  TinyTask t;
+  const std::regex eta("update (\\d+) .*\\| epoch ETA \\d+:\\d\\d:\\d\\d \\| run ETA (\\d+):(\\d\\d):(\\d\\d)");
+  for (const std::string updates : {"0", "5"}) {
+    const auto r = t.train({"--max-epochs", "4", "--max-updates", updates, "--log-freq", "1", "--no-shuffle"});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    long last_update = 0, lines = 0;
+    double last_left = -1;
+    for (const auto& line : lines_of(r.err)) {
+      std::smatch m;
+      if (!std::regex_search(line, m, eta)) continue;
+      ++lines;
+      last_update = std::stol(m[1]);
+      last_left = std::stod(m[2]) * 3600 + std::stod(m[3]) * 60 + std::stod(m[4]);
+    }
+    BOOST_TEST(lines == (updates == "0" ? 12 : 5), r.err);
+    BOOST_TEST(last_update == lines, r.err);
+    BOOST_TEST(last_left == 0.0, r.err);  // the tiny run is over in well under a second
+  }
+  // Early stopping alone gives no end to estimate: the line has the epoch ETA only.
+  const auto r = t.train({"--valid-sets", t.source, t.target, "--valid-freq", "1", "--early-stopping", "1",
+                          "--early-stopping-metric", "cross-entropy", "-l", "0", "--log-freq", "1"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(r.err.find("epoch ETA") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("run ETA") == std::string::npos, r.err);
+}
+
 BOOST_AUTO_TEST_CASE(valid_translation_output_writes_one_line_per_validation_sentence) {
   TinyTask t;
   const std::string out = (t.dir.path() / "valid.out").string();

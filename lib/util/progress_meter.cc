@@ -1,0 +1,79 @@
+#include "util/progress_meter.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace rnnsearch::util {
+
+namespace {
+
+// 1234567 -> "1,234,567"
+std::string grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+bool is_terminal(const std::string& path, int fd) { return path == "-" && isatty(fd) == 1; }
+
+std::string clock_duration(double seconds) {
+  const long s = seconds > 0 ? static_cast<long>(seconds + 0.5) : 0;
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  return buffer;
+}
+
+ProgressMeter::ProgressMeter(std::string tool, std::string unit, bool enabled, std::uint64_t total)
+    : tool_(std::move(tool)),
+      unit_(std::move(unit)),
+      shown_(enabled && isatty(STDERR_FILENO) == 1),
+      total_(total),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
+
+ProgressMeter::~ProgressMeter() { finish(); }
+
+void ProgressMeter::set_phase(const std::string& phase) {
+  phase_ = phase;
+  if (shown_) draw();
+}
+
+void ProgressMeter::maybe_draw() {
+  calls_since_check_ = 0;
+  if (std::chrono::steady_clock::now() - last_draw_ >= std::chrono::milliseconds(250)) draw();
+}
+
+void ProgressMeter::draw() {
+  last_draw_ = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(last_draw_ - start_).count();
+  std::string line = tool_ + ": " + (phase_.empty() ? "" : phase_ + ", ") + grouped(done_);
+  if (total_ > 0) line += "/" + grouped(total_);
+  line += " " + unit_;
+  if (seconds > 0.5 && done_ > 0) {
+    const double rate = static_cast<double>(done_) / seconds;
+    line += ", " + grouped(static_cast<std::uint64_t>(rate)) + " " + unit_ + "/s";
+    if (total_ > done_) {
+      line += ", " + std::to_string(100 * done_ / total_) + "%, ETA " +
+              clock_duration(static_cast<double>(total_ - done_) / rate);
+    }
+  }
+  std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressMeter::finish() {
+  if (drawn_) {
+    std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+    drawn_ = false;
+  }
+}
+
+}  // namespace rnnsearch::util
