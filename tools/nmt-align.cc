@@ -3,6 +3,8 @@
 //   nmt-align -m MODEL -s train.bpe.de -t train.bpe.en > de-en.align
 //   nmt-align symmetrize -i de-en.align -j en-de.align -c grow-diag-final-and > gdfa.align
 //   nmt-align eval -g gold.align -a gdfa.align
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -23,6 +25,7 @@
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/option_range.h"
+#include "util/progress_meter.h"
 
 namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
@@ -97,19 +100,37 @@ int extract(const std::vector<std::string>& args) {
   cfg.rules.merge_words = rnnsearch::align::parse_merge_words(merge);
   cfg.rules.eos = rnnsearch::align::parse_eos_rule(eos);
   cfg.validate();
-  const auto [sources, targets] = read_pair(source, target);
-  rnnsearch::align::check_line_lengths(sources, source);
-  rnnsearch::align::check_line_lengths(targets, target);
   auto model = rnnsearch::model::read_model_file(model_path);
   cfg.weights = rnnsearch::model::choose_attention_source(weights, *model.model, model_path, "alignments");
-  auto lines = rnnsearch::align::extract_alignments(*model.model, model.source_vocabulary, model.target_vocabulary,
-                                                    sources, targets, cfg);
-  if (invert) {
-    for (auto& line : lines) {
-      line = rnnsearch::align::format_pharaoh(rnnsearch::align::inverted(rnnsearch::align::parse_pharaoh(line, output, 0)));
+  // A window of whole mini-batches at a time: memory stays flat however long the corpus is,
+  // and the batches are those of one pass over everything.
+  const std::size_t window = static_cast<std::size_t>(cfg.batch_size) * 128;
+  rnnsearch::util::LineReader source_reader(source), target_reader(target);
+  rnnsearch::util::AtomicFileWriter writer(output);
+  rnnsearch::util::ProgressMeter progress("nmt-align", "pairs",
+                                         !common.quiet && !rnnsearch::util::is_terminal(output, STDOUT_FILENO));
+  std::vector<std::string> sources, targets;
+  std::string s, t;
+  for (std::size_t first_line = 1;; first_line += sources.size()) {
+    sources.clear();
+    targets.clear();
+    while (sources.size() < window && rnnsearch::util::next_in_step(source_reader, s, target_reader, t)) {
+      sources.push_back(s);
+      targets.push_back(t);
     }
+    if (sources.empty()) break;
+    rnnsearch::align::check_line_lengths(sources, source, first_line);
+    rnnsearch::align::check_line_lengths(targets, target, first_line);
+    for (const auto& line : rnnsearch::align::extract_alignments(*model.model, model.source_vocabulary,
+                                                                model.target_vocabulary, sources, targets, cfg)) {
+      writer.write_line(invert ? rnnsearch::align::format_pharaoh(rnnsearch::align::inverted(
+                                     rnnsearch::align::parse_pharaoh(line, output, 0)))
+                               : line);
+    }
+    progress.set_done(first_line - 1 + sources.size());
   }
-  write_lines(output, lines);
+  progress.finish();
+  writer.commit();
   return rnnsearch::util::kExitOk;
 }
 
@@ -197,7 +218,9 @@ int ibm2(const std::vector<std::string>& args) {
   // EM reads the corpus once per iteration, so it is held, as word ids (align/ibm2.h);
   // the lines are read in step and dropped, and the links written as they are found.
   rnnsearch::align::Ibm2CorpusBuilder builder;
+  const bool show_progress = !common.quiet && !rnnsearch::util::is_terminal(output, STDOUT_FILENO);
   {
+    rnnsearch::util::ProgressMeter reading("nmt-align ibm2", "pairs read", show_progress);
     rnnsearch::util::LineReader source_reader(source), target_reader(target);
     std::string s, t;
     for (std::size_t line = 1; rnnsearch::util::next_in_step(source_reader, s, target_reader, t); ++line) {
@@ -210,13 +233,18 @@ int ibm2(const std::vector<std::string>& args) {
       } else {
         builder.add(s, t);
       }
+      reading.advance();
     }
   }
   rnnsearch::util::AtomicFileWriter writer(output);
+  rnnsearch::util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned (last EM iteration)", show_progress);
+  aligning.set_phase("EM");
   const auto result = rnnsearch::align::ibm2_align(
       builder.take(), cfg, [&](std::size_t, const rnnsearch::align::Alignment& links) {
         writer.write_line(rnnsearch::align::format_pharaoh(reverse ? rnnsearch::align::inverted(links) : links));
+        aligning.advance();
       });
+  aligning.finish();
   if (!common.quiet) {
     for (std::size_t k = 0; k < result.iterations.size(); ++k) {
       std::fprintf(stderr, "nmt-align ibm2: iteration %zu: log-likelihood %.6g, tension %.6g\n", k + 1,

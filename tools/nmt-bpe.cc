@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/line_pipeline.h"
 #include "util/option_range.h"
+#include "util/progress_meter.h"
 
 namespace po = boost::program_options;
 using rnnsearch::util::UsageError;
@@ -58,16 +59,22 @@ int learn(const std::vector<std::string>& args) {
   rnnsearch::util::check_range("num-workers", num_workers, -1, rnnsearch::util::kMaxThreads);
 
   std::vector<rnnsearch::text::WordCount> words;
+  rnnsearch::util::ProgressMeter reading("nmt-bpe learn", "lines", !common.quiet);
   if (dict_input) {
     for (const auto& path : inputs.empty() ? std::vector<std::string>{"-"} : inputs) {
       for (auto& w : rnnsearch::text::read_vocab(path)) words.push_back(std::move(w));
     }
   } else {
     const auto invalid = replace_invalid ? rnnsearch::util::InvalidUtf8::kReplace : rnnsearch::util::InvalidUtf8::kError;
-    words = inputs.empty() ? rnnsearch::text::count_words({"-"}, rnnsearch::text::LineBreaks::kUniversal, invalid)
-                           : rnnsearch::text::count_words(inputs, rnnsearch::text::LineBreaks::kSplitlines, invalid);
+    words = inputs.empty()
+                ? rnnsearch::text::count_words({"-"}, rnnsearch::text::LineBreaks::kUniversal, invalid, &reading)
+                : rnnsearch::text::count_words(inputs, rnnsearch::text::LineBreaks::kSplitlines, invalid, &reading);
   }
-  const auto codes = rnnsearch::text::learn_bpe(words, cfg);
+  reading.finish();
+  rnnsearch::util::ProgressMeter merging("nmt-bpe learn", "merges", !common.quiet,
+                                         static_cast<std::uint64_t>(std::max(0, cfg.symbols)));
+  const auto codes = rnnsearch::text::learn_bpe(words, cfg, &merging);
+  merging.finish();
   std::ostringstream text;
   rnnsearch::text::write_bpe_codes(text, codes);
   rnnsearch::util::AtomicFileWriter writer(output);
@@ -109,6 +116,7 @@ int apply(const std::vector<std::string>& args) {
   if (!vocabulary.empty()) cfg.vocabulary = rnnsearch::text::read_vocab_map(vocabulary);
   const rnnsearch::text::BpeApplier applier(std::move(codes), cfg);
   pipeline.threads = num_workers > 0 ? num_workers : common.resolved_threads();
+  pipeline.progress_tool = common.quiet ? "" : "nmt-bpe apply";
   rnnsearch::util::map_lines(input, output, pipeline, [&applier](std::string_view line) { return applier.apply(line); });
   return rnnsearch::util::kExitOk;
 }
@@ -127,6 +135,7 @@ int undo(const std::vector<std::string>& args) {
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   pipeline.threads = common.resolved_threads();
+  pipeline.progress_tool = common.quiet ? "" : "nmt-bpe undo";
   rnnsearch::util::map_lines(input, output, pipeline,
                              [&separator](std::string_view line) { return rnnsearch::text::undo_bpe(line, separator); });
   return rnnsearch::util::kExitOk;

@@ -57,6 +57,7 @@ int run(int argc, char** argv) {
   rnnsearch::util::check_range("n-best", n_best, 0, cfg.beam.beam_size);
   rnnsearch::model::check_attention_source_name(attention_source);
   cfg.threads = common.resolved_threads();
+  cfg.progress = !common.quiet;
   std::vector<rnnsearch::model::LoadedModel> models;
   for (const auto& path : model_paths) {
     models.push_back(rnnsearch::model::read_model_file(path));

@@ -43,6 +43,7 @@ int run(int argc, char** argv) {
   }
   cfg.unescape = !no_unescape;
   pipeline.threads = common.resolved_threads();
+  pipeline.progress_tool = common.quiet ? "" : "nmt-detokenize";
   pipeline.line_by_line = unbuffered;
   const rnnsearch::text::Detokenizer detokenizer(cfg);
   rnnsearch::util::map_lines(input, output, pipeline,

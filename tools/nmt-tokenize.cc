@@ -60,6 +60,7 @@ int run(int argc, char** argv) {
   rnnsearch::util::check_range<std::size_t>("batch-lines", pipeline.batch_lines, 1, 1000000);
   cfg.escape = !no_escape;
   pipeline.threads = common.resolved_threads();
+  pipeline.progress_tool = common.quiet ? "" : "nmt-tokenize";
   pipeline.line_by_line = unbuffered;
 
   const auto prefixes = prefixes_file.empty() ? rnnsearch::text::NonbreakingPrefixes::built_in(cfg.language)

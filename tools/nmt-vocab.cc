@@ -7,6 +7,7 @@
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/option_range.h"
+#include "util/progress_meter.h"
 
 namespace po = boost::program_options;
 
@@ -38,9 +39,11 @@ int run(int argc, char** argv) {
     return rnnsearch::util::kExitOk;
   }
   rnnsearch::util::check_range<std::int64_t>("min-count", cfg.min_count, 0, 1000000000000000000);
+  rnnsearch::util::ProgressMeter progress("nmt-vocab", "lines", !common.quiet);
   const auto vocab = rnnsearch::text::build_vocab(
       inputs.empty() ? std::vector<std::string>{"-"} : inputs, cfg,
-      replace_invalid ? rnnsearch::util::InvalidUtf8::kReplace : rnnsearch::util::InvalidUtf8::kError);
+      replace_invalid ? rnnsearch::util::InvalidUtf8::kReplace : rnnsearch::util::InvalidUtf8::kError, &progress);
+  progress.finish();
   std::ostringstream text;
   rnnsearch::text::write_vocab(text, vocab);
   rnnsearch::util::AtomicFileWriter writer(output);

@@ -1,5 +1,7 @@
 #include "search/translator.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/parallel.h"
+#include "util/progress_meter.h"
 
 namespace rnnsearch::search {
 
@@ -149,6 +152,8 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
   std::size_t total = 0;
   std::string line;
   std::vector<Source> sources;
+  util::ProgressMeter progress("nmt-decode", "sentences", config.progress && !util::is_terminal(input, STDIN_FILENO) &&
+                                                              !util::is_terminal(output, STDOUT_FILENO));
   for (;;) {
     // A window: the lines ready now, up to its size (the first read may wait).
     sources.clear();
@@ -189,7 +194,9 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
     }
     writer.flush();
     total += sources.size();
+    progress.set_done(total);
   }
+  progress.finish();
   writer.commit();
   return total;
 }

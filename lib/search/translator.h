@@ -43,6 +43,7 @@ struct TranslateConfig {
   bool alignment_head = true;    // the first model's alignment head, when it has one, gives the weights of both
   std::size_t max_length = 100;  // longer sources are truncated (with a warning naming the line)
   int threads = 1;
+  bool progress = false;         // a count of sentences on stderr when it is a terminal (util::ProgressMeter)
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
   // above (n_best counts only with n_best_output, and at most beam_size).

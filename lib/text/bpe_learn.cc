@@ -21,7 +21,7 @@ class Learner {
  public:
   explicit Learner(const std::vector<WordCount>& words);
   int distinct_characters() const;
-  BpeCodes run(int merges, int min_frequency);
+  BpeCodes run(int merges, int min_frequency, util::ProgressMeter* progress);
 
  private:
   struct Word {
@@ -116,13 +116,14 @@ void Learner::merge_word(std::size_t w, SymbolId a, SymbolId b, SymbolId merged)
   s.resize(out);
 }
 
-BpeCodes Learner::run(int merges, int min_frequency) {
+BpeCodes Learner::run(int merges, int min_frequency, util::ProgressMeter* progress) {
   BpeCodes codes;
   auto heap_less = [this](const Candidate& x, const Candidate& y) { return less(x, y); };
   std::priority_queue<Candidate, std::vector<Candidate>, decltype(heap_less)> heap(heap_less);
   for (const auto& [pair, count] : counts_) heap.push({count, pair});
 
   for (int step = 0; step < merges; ++step) {
+    if (progress) progress->set_done(static_cast<std::uint64_t>(step));
     // Drop entries whose count changed since they were pushed.
     while (!heap.empty()) {
       const auto it = counts_.find(heap.top().pair);
@@ -166,17 +167,17 @@ BpeCodes Learner::run(int merges, int min_frequency) {
 
 }  // namespace
 
-BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& options) {
+BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& options, util::ProgressMeter* progress) {
   Learner learner(words);
   int merges = options.symbols;
   if (options.total_symbols) merges -= learner.distinct_characters();
-  return learner.run(merges, options.min_frequency);
+  return learner.run(merges, options.min_frequency, progress);
 }
 
 std::vector<WordCount> count_words(const std::vector<std::string>& paths, LineBreaks breaks,
-                                   util::InvalidUtf8 invalid) {
+                                   util::InvalidUtf8 invalid, util::ProgressMeter* progress) {
   WordCounter counter(breaks);
-  for (const std::string& path : paths) counter.add_file(path, invalid);
+  for (const std::string& path : paths) counter.add_file(path, invalid, progress);
   return counter.counts();
 }
 

@@ -26,14 +26,16 @@ struct BpeLearnOptions {
   bool total_symbols = false;  // subtract the distinct characters from `symbols` (--total-symbols)
 };
 
-// Learns merges from word counts (order does not matter).
-BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& options);
+// Learns merges from word counts (order does not matter); `progress` counts the merges.
+BpeCodes learn_bpe(const std::vector<WordCount>& words, const BpeLearnOptions& options,
+                   util::ProgressMeter* progress = nullptr);
 
 // Counts the words of every file in turn (joint BPE when several); "-" is stdin. The
 // default reads lines as learn_bpe reads its standard input; learn_bpe -i FILE reads
 // through a codecs reader instead (LineBreaks::kSplitlines).
 std::vector<WordCount> count_words(const std::vector<std::string>& paths,
                                    LineBreaks breaks = LineBreaks::kUniversal,
-                                   util::InvalidUtf8 invalid = util::InvalidUtf8::kError);
+                                   util::InvalidUtf8 invalid = util::InvalidUtf8::kError,
+                                   util::ProgressMeter* progress = nullptr);
 
 }  // namespace rnnsearch::text

@@ -38,9 +38,9 @@ std::vector<WordCount> sorted_vocab(const std::vector<WordCount>& counts, const 
 }
 
 std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options,
-                                   util::InvalidUtf8 invalid) {
+                                   util::InvalidUtf8 invalid, util::ProgressMeter* progress) {
   WordCounter counter(LineBreaks::kSplitlines);
-  for (const std::string& path : paths) counter.add_file(path, invalid);
+  for (const std::string& path : paths) counter.add_file(path, invalid, progress);
   return sorted_vocab(counter.counts(), options);
 }
 

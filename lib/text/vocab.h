@@ -21,7 +21,8 @@ struct VocabOptions {
 std::vector<WordCount> sorted_vocab(const std::vector<WordCount>& counts, const VocabOptions& options = {});
 // Counts every file in turn ("-" = stdin) and sorts.
 std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options = {},
-                                   util::InvalidUtf8 invalid = util::InvalidUtf8::kError);
+                                   util::InvalidUtf8 invalid = util::InvalidUtf8::kError,
+                                   util::ProgressMeter* progress = nullptr);
 // Writes "token count\n" lines.
 void write_vocab(std::ostream& out, const std::vector<WordCount>& vocab);
 

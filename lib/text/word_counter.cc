@@ -57,10 +57,13 @@ void WordCounter::add_line(std::string_view line) {
   if (start < line.size()) add_piece(line.substr(start));
 }
 
-void WordCounter::add_file(const std::string& path, util::InvalidUtf8 invalid) {
+void WordCounter::add_file(const std::string& path, util::InvalidUtf8 invalid, util::ProgressMeter* progress) {
   util::LineReader reader(path, invalid);
   std::string line;
-  while (reader.next(line)) add_line(line);
+  while (reader.next(line)) {
+    add_line(line);
+    if (progress) progress->advance();
+  }
 }
 
 void WordCounter::add_piece(std::string_view piece) {

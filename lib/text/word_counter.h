@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "util/line_reader.h"
+#include "util/progress_meter.h"
 
 namespace rnnsearch::text {
 
@@ -32,8 +33,9 @@ class WordCounter {
   // Counts the words of one line as util::LineReader returns it (no "\n").
   void add_line(std::string_view line);
   // Counts every line of `path` ("-" = stdin); invalid UTF-8 throws util::Error unless
-  // `invalid` asks for U+FFFD replacement.
-  void add_file(const std::string& path, util::InvalidUtf8 invalid = util::InvalidUtf8::kError);
+  // `invalid` asks for U+FFFD replacement. `progress`, when given, counts the lines.
+  void add_file(const std::string& path, util::InvalidUtf8 invalid = util::InvalidUtf8::kError,
+                util::ProgressMeter* progress = nullptr);
 
   // Every distinct word with its count, in first-occurrence order.
   const std::vector<WordCount>& counts() const { return counts_; }

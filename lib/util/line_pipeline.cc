@@ -11,11 +11,10 @@
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/parallel.h"
+#include "util/progress_meter.h"
 
 namespace rnnsearch::util {
 namespace {
-
-bool is_terminal(const std::string& path, int fd) { return path == "-" && ::isatty(fd); }
 
 // Runs transform over lines[begin, end) into results, turning exceptions into errors
 // that name the input and the line.
@@ -48,6 +47,7 @@ std::size_t map_lines(const std::string& input, const std::string& output, const
   const int threads = interactive ? 1 : std::max(1, options.threads);
   const std::size_t batch = interactive ? 1 : options.batch_lines * static_cast<std::size_t>(threads);
 
+  ProgressMeter progress(options.progress_tool, "lines", !interactive && !options.progress_tool.empty());
   std::vector<std::string> lines, results;
   std::size_t total = 0;
   std::string line;
@@ -72,7 +72,9 @@ std::size_t map_lines(const std::string& input, const std::string& output, const
     for (const auto& r : results) writer.write_line(r);
     writer.flush();
     total += lines.size();
+    progress.set_done(total);
   }
+  progress.finish();
   writer.commit();
   return total;
 }
