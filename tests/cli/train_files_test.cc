@@ -131,3 +131,55 @@ BOOST_AUTO_TEST_CASE(temporary_files_of_killed_runs_are_removed_at_start) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// A large corpus with one bad line far in: nmt-train reads and checks the whole corpus
+// before its first update, so it fails at once with the file and line, prints no training
+// progress, and leaves the model of an earlier run as it was.
+BOOST_AUTO_TEST_SUITE(train_bad_corpus_at_scale)
+
+namespace {
+
+constexpr int kPairs = 20000;
+
+std::string numbered_lines(const std::string& word, int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i) text += word + " " + std::to_string(i % 97) + " " + word + "\n";
+  return text;
+}
+
+// nmt-train on SOURCE/TARGET with --overwrite over an earlier model; returns its result.
+rt::ProcessResult train_over_model(rt::TempDir& dir, const std::string& source, const std::string& target) {
+  dir.write("model.bin", "an earlier model");
+  return rt::run_process({rt::tool_path("nmt-train"), "-t", dir.write("train.src", source), dir.write("train.tgt", target),
+                          "-m", "model.bin", "--overwrite", "--dim-emb", "8", "--dim-enc", "8", "--dim-dec", "8",
+                          "--dim-att", "8", "--dim-maxout", "8", "--max-updates", "100000", "--log-freq", "1"},
+                         dir.path().string());
+}
+
+void check_failed_before_training(const rt::TempDir& dir, const rt::ProcessResult& r, const std::string& message) {
+  BOOST_TEST(r.exit_code == 1, r.err);
+  BOOST_TEST(r.err.find(message) != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("update 1 ") == std::string::npos, r.err);
+  BOOST_TEST(rt::read_file((dir.path() / "model.bin").string()) == "an earlier model");
+  BOOST_TEST(!fs::exists(dir.path() / "model.bin.ckpt"));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_on_line_15000_fails_before_the_first_update) {
+  rt::TempDir dir;
+  std::string source = numbered_lines("haus", kPairs);
+  std::size_t at = 0;
+  for (int line = 1; line < 15000; ++line) at = source.find('\n', at) + 1;
+  source.insert(at, "\xff\xfe ");
+  const auto r = train_over_model(dir, source, numbered_lines("house", kPairs));
+  check_failed_before_training(dir, r, "train.src:15000: invalid UTF-8");
+}
+
+BOOST_AUTO_TEST_CASE(a_target_one_line_short_fails_before_the_first_update) {
+  rt::TempDir dir;
+  const auto r = train_over_model(dir, numbered_lines("haus", kPairs), numbered_lines("house", kPairs - 1));
+  check_failed_before_training(dir, r, "train.tgt: has 19999 lines, but");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

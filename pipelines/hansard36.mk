@@ -1,0 +1,101 @@
+# Included by Makefile.pipeline for CONFIG=hansard36: English -> French on the 1,021,889
+# Hansard pairs of $(HANSARD36_DIR) (README "At scale").
+#
+#   make -f Makefile.pipeline hansard36            the whole chain, about 2 hours on 2 cores
+#   make -f Makefile.pipeline hansard36-peer CONFIG=hansard36
+#                                                  the PyTorch model of $(NMT_SHARED)/peer on the
+#                                                  same data for the same time, scored beside ours
+#
+# Stages: raw text (HANSARD36_LINES training pairs, 0 = all; HANSARD36_EVAL_LINES of valid
+# and test, 0 = all) -> nmt-tokenize -> nmt-clean (training pairs only: Moses
+# clean-corpus-n.perl's rules, CLEAN_MIN to CLEAN_MAX words, CLEAN_OPTS) -> joint BPE
+# (BPE_MERGES) -> vocabularies -> nmt-train for TRAIN_MINUTES -> valid and test translated
+# with beam BEAMS -> BLEU and chrF (detokenized, cased) -> BLEU by source length (buckets of
+# 10 words up to 60+: table and SVG) -> the report, with the training figures.
+
+HANSARD36_DIR        ?= $(NMT_SHARED)/data/hansard36
+HANSARD36_LINES      ?= 0
+HANSARD36_EVAL_LINES ?= 0
+CLEAN_MIN            ?= 1
+CLEAN_MAX            ?= 80
+CLEAN_OPTS           ?=
+PEER                 ?= $(NMT_SHARED)/peer/rnnsearch.py
+PEER_PYTHON          ?= /usr/bin/python3
+PEER_THREADS         ?= $(THREADS)
+# The peer gets the same sizes, batch, length limit, dropout, learning rate and clipping.
+PEER_OPTS            ?= --emb 256 --enc-hidden 256 --dec-hidden 512 --attn-dim 512 --maxout-dim 256 \
+                        --batch-size 64 --max-len 80 --dropout 0.1 --lr 0.001 --clip 1.0 --log-every 500
+
+H36_CORPUS_CONF := $(call options_file,hansard36-corpus,$(HANSARD36_DIR) $(HANSARD36_LINES) $(HANSARD36_EVAL_LINES))
+H36_CLEAN_CONF  := $(call options_file,hansard36-clean,$(CLEAN_MIN) $(CLEAN_MAX) $(CLEAN_OPTS))
+H36_PEER_CONF   := $(call options_file,hansard36-peer,$(PEER_OPTS) $(TRAIN_MINUTES) $(PEER_THREADS))
+
+.PHONY: hansard36-peer
+hansard36-peer: $(OUT)/compare/length.txt
+	@cat $(OUT)/compare/scores.txt $<
+
+# ---- Corpus: the first N lines of each file (0 = all) ----------------------------------
+raw_lines = $(if $(filter train,$(1)),$(HANSARD36_LINES),$(HANSARD36_EVAL_LINES))
+$(foreach s,train valid test,$(RAW)/$(s).$(SRC) $(RAW)/$(s).$(TGT)): $(H36_CORPUS_CONF)
+	@mkdir -p $(@D)
+	zcat $(HANSARD36_DIR)/$(@F).gz | awk -v n=$(call raw_lines,$(basename $(@F))) 'n == 0 || NR <= n' > $@.tmp
+	mv $@.tmp $@
+
+# ---- Cleaning: the training pairs only (valid and test are scored whole) ---------------
+$(OUT)/clean/train.$(SRC) $(OUT)/clean/train.$(TGT) $(OUT)/clean/summary.txt &: $(OUT)/tok/train.$(SRC) $(OUT)/tok/train.$(TGT) \
+    $(BIN)/nmt-clean $(H36_CLEAN_CONF)
+	@mkdir -p $(@D)
+	$(BIN)/nmt-clean $(CLEAN_OPTS) -q --summary-file $(OUT)/clean/summary.txt \
+	    $(OUT)/tok/train $(SRC) $(TGT) $(OUT)/clean/train $(CLEAN_MIN) $(CLEAN_MAX) $(OUT)/clean/train.lines
+
+# ---- BLEU by source length, training figures -----------------------------------------
+$(OUT)/length.txt $(OUT)/length.svg &: $(OUT)/test.beam$(lastword $(BEAMS)).$(TGT) $(RAW)/test.$(SRC) \
+    $(RAW)/test.$(TGT) $(BIN)/nmt-by-length
+	$(BIN)/nmt-by-length -s $(RAW)/test.$(SRC) -r $(RAW)/test.$(TGT) $(LENGTH_OPTS) -i $< -n rnnsearch \
+	    --svg $(OUT)/length.svg -q -o $(OUT)/length.txt.tmp
+	{ echo "-- BLEU by source length, test, beam $(lastword $(BEAMS)) (chart: $(OUT)/length.svg):"; \
+	  cat $(OUT)/length.txt.tmp; } > $(OUT)/length.txt.tmp2
+	rm $(OUT)/length.txt.tmp
+	mv $(OUT)/length.txt.tmp2 $(OUT)/length.txt
+
+# From the training log: pairs, updates, epochs, time, and the share of it spent validating.
+$(OUT)/training.txt: $(OUT)/model.$(FWD).bin $(OUT)/clean/summary.txt $(OUT)/test.beam$(lastword $(BEAMS)).bpe
+	{ echo "-- data: $$(wc -l < $(RAW)/train.$(SRC)) training pairs, $$(wc -l < $(OUT)/clean/train.$(SRC)) after" \
+	       "nmt-clean ($(CLEAN_MIN)-$(CLEAN_MAX) words); vocabularies $$(wc -l < $(OUT)/vocab.$(SRC)) $(SRC)," \
+	       "$$(wc -l < $(OUT)/vocab.$(TGT)) $(TGT) (BPE $(BPE_MERGES) merges)"; \
+	  awk '/^epoch [0-9]+ update/ {epoch = $$2; batch = $$6} \
+	       /^validation at update/ {sub(/s\).*/, ""); sub(/.*took /, ""); validating += $$0; validations++} \
+	       /^training ended at update/ {line = $$0; update = $$5; m = $$0; sub(/.* after /, "", m); minutes = m + 0} \
+	       END {printf "-- training: %s; %d updates, epoch %d (batch %s), %.1f minutes, %d validations" \
+	                   " taking %.1f%% of the time\n", line, update, epoch, batch, minutes, validations, \
+	                   (minutes > 0 ? 100 * validating / (60 * minutes) : 0)}' $(OUT)/log/train.$(FWD).log; \
+	  cat $(OUT)/log/decode.test.beam$(lastword $(BEAMS)).log | sed 's/^/-- decoding test: /'; } > $@.tmp
+	mv $@.tmp $@
+
+# ---- The PyTorch peer on the same data for the same time -----------------------------
+$(OUT)/peer/model.pt: $(OUT)/bpe/train.$(SRC) $(OUT)/bpe/train.$(TGT) $(OUT)/bpe/valid.$(SRC) $(OUT)/bpe/valid.$(TGT) \
+    $(PEER) $(H36_PEER_CONF)
+	@mkdir -p $(@D) $(OUT)/log
+	OMP_WAIT_POLICY=PASSIVE $(PEER_PYTHON) $(PEER) --threads $(PEER_THREADS) train \
+	    --train-src $(OUT)/bpe/train.$(SRC) --train-tgt $(OUT)/bpe/train.$(TGT) \
+	    --val-src $(OUT)/bpe/valid.$(SRC) --val-tgt $(OUT)/bpe/valid.$(TGT) \
+	    --save $@.tmp --max-minutes $(TRAIN_MINUTES) $(PEER_OPTS) 2>&1 | tee $(OUT)/log/peer.train.log
+	mv $@.tmp $@
+
+$(OUT)/peer/test.$(TGT): $(OUT)/peer/model.pt $(OUT)/bpe/test.$(SRC) $(BIN)/nmt-bpe $(BIN)/nmt-detokenize
+	OMP_WAIT_POLICY=PASSIVE $(PEER_PYTHON) $(PEER) --threads $(PEER_THREADS) translate --model $< \
+	    --beam $(lastword $(BEAMS)) < $(OUT)/bpe/test.$(SRC) 2> $(OUT)/log/peer.decode.log | \
+	    $(BIN)/nmt-bpe undo | $(BIN)/nmt-detokenize -l $(TGT) > $@.tmp
+	mv $@.tmp $@
+
+$(OUT)/compare/length.txt $(OUT)/compare/length.svg $(OUT)/compare/scores.txt &: $(OUT)/peer/test.$(TGT) \
+    $(OUT)/test.beam$(lastword $(BEAMS)).$(TGT) $(RAW)/test.$(SRC) $(RAW)/test.$(TGT) $(BIN)/nmt-by-length $(BIN)/nmt-bleu
+	@mkdir -p $(@D)
+	{ for system in rnnsearch:$(OUT)/test.beam$(lastword $(BEAMS)).$(TGT) peer:$(OUT)/peer/test.$(TGT); do \
+	    echo "-- $${system%%:*}, test, beam $(lastword $(BEAMS)):"; \
+	    $(BIN)/nmt-bleu $(RAW)/test.$(TGT) -i $${system#*:} -m bleu chrf -f text; done; } > $(OUT)/compare/scores.txt.tmp
+	$(BIN)/nmt-by-length -s $(RAW)/test.$(SRC) -r $(RAW)/test.$(TGT) $(LENGTH_OPTS) \
+	    -i $(OUT)/test.beam$(lastword $(BEAMS)).$(TGT) $(OUT)/peer/test.$(TGT) -n rnnsearch pytorch-peer \
+	    --svg $(OUT)/compare/length.svg -q -o $(OUT)/compare/length.txt.tmp
+	mv $(OUT)/compare/scores.txt.tmp $(OUT)/compare/scores.txt
+	mv $(OUT)/compare/length.txt.tmp $(OUT)/compare/length.txt
