@@ -79,11 +79,39 @@ void add_common_options(po::options_description& options, CommonOptions& common)
       ("quiet,q", po::bool_switch(&common.quiet), "print no progress or warnings on stderr");
 }
 
+namespace {
+
+class FixedArityValue : public po::typed_value<std::vector<std::string>> {
+ public:
+  FixedArityValue(std::vector<std::string>* field, unsigned count)
+      : po::typed_value<std::vector<std::string>>(field), count_(count) {
+    composing();
+  }
+  unsigned min_tokens() const override { return count_; }
+  unsigned max_tokens() const override { return count_; }
+
+ private:
+  unsigned count_;
+};
+
+}  // namespace
+
+po::typed_value<std::vector<std::string>>* fixed_arity_value(std::vector<std::string>* field, unsigned count) {
+  return new FixedArityValue(field, count);
+}
+
 std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<std::string, std::string>& aliases) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
-    const auto it = aliases.find(argv[i]);
-    args.push_back(it == aliases.end() ? argv[i] : it->second);
+    const std::string arg = argv[i];
+    const auto it = aliases.find(arg);
+    if (it != aliases.end()) {
+      args.push_back(it->second);
+      continue;
+    }
+    const auto equals = arg.find('=');  // "-ratio=9", as Getopt::Long reads it
+    const auto named = equals == std::string::npos ? aliases.end() : aliases.find(arg.substr(0, equals));
+    args.push_back(named == aliases.end() ? arg : named->second + arg.substr(equals));
   }
   return args;
 }

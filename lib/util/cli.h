@@ -31,8 +31,14 @@ void add_common_options(boost::program_options::options_description& options, Co
 
 // argv[1..] with whole-word aliases replaced: reference tools spell some options with
 // several letters after one dash (sacreBLEU's -tok, tokenizer.perl's -threads), which
-// Boost.Program_options would read as bundled short options.
+// Boost.Program_options would read as bundled short options. "ALIAS=VALUE" becomes
+// "REPLACEMENT=VALUE" (Getopt::Long's -ratio=9).
 std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<std::string, std::string>& aliases);
+
+// A repeatable option that takes exactly `count` arguments each time ("--aligned IN OUT"),
+// all of them appended to `field` in order.
+boost::program_options::typed_value<std::vector<std::string>>* fixed_arity_value(std::vector<std::string>* field,
+                                                                                   unsigned count);
 
 // What --help and --version print for a tool.
 struct ToolInfo {

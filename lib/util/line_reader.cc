@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "util/error.h"
 #include "util/read_file.h"
@@ -36,6 +37,9 @@ LineReader::LineReader(const std::string& path, InvalidUtf8 policy) : policy_(po
     }
   }
 }
+
+LineReader::LineReader(int fd, std::string name, InvalidUtf8 policy)
+    : name_(std::move(name)), policy_(policy), fd_(fd), buffer_(kBufferSize) {}
 
 LineReader::~LineReader() {
   if (owns_fd_) ::close(fd_);
@@ -82,7 +86,8 @@ bool LineReader::next(std::string& line) {
     scanned += begin_;
   }
   ++line_number_;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (!keep_cr_ && !line.empty() && line.back() == '\r') line.pop_back();
+  if (policy_ == InvalidUtf8::kKeep) return true;
   const std::size_t bad = find_invalid_utf8(line);
   if (bad != std::string::npos) {
     if (policy_ == InvalidUtf8::kReplace) {

@@ -12,18 +12,26 @@ namespace rnnsearch::util {
 enum class InvalidUtf8 {
   kError,    // util::Error naming the line and byte
   kReplace,  // each maximal invalid subsequence becomes U+FFFD (as Python's "replace")
+  kKeep,     // the bytes as they are, unchecked: for callers that check (or pass on) them
 };
 
 class LineReader {
  public:
   // Opens `path`; "-" means standard input. Throws util::Error when it cannot.
   explicit LineReader(const std::string& path, InvalidUtf8 policy = InvalidUtf8::kError);
+  // Reads the open descriptor `fd` (a pipe from a decompressor, say), which stays open;
+  // `name` is what messages call it.
+  LineReader(int fd, std::string name, InvalidUtf8 policy = InvalidUtf8::kError);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
   // Reads the next line into `line` (without its line end). Returns false at the end.
   bool next(std::string& line);
+
+  // Keeps a "\r" before "\n" in the line (only the "\n" is cut off): for lines passed on
+  // byte for byte.
+  void keep_carriage_returns() { keep_cr_ = true; }
 
   // True when next() would return without waiting for input: a whole line is buffered,
   // the input has ended, or bytes are ready to read now. Tools that batch lines stop
@@ -46,6 +54,7 @@ class LineReader {
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   bool eof_ = false;
+  bool keep_cr_ = false;
   std::size_t line_number_ = 0;
 };
 

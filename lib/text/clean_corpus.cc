@@ -1,0 +1,412 @@
+#include "text/clean_corpus.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+#include "text/unicode.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/gunzip_pipe.h"
+#include "util/line_reader.h"
+#include "util/option_range.h"
+#include "util/progress_meter.h"
+#include "util/same_file.h"
+#include "util/utf8.h"
+
+namespace rnnsearch::text {
+namespace {
+
+constexpr std::size_t kMaxWordsLimit = 1000000000;  // MIN and MAX
+constexpr std::size_t kMaxWordLengthLimit = 1000000000;
+constexpr double kMaxRatio = 1000000;
+
+constexpr std::array<const char*, kCleanDropCount> kDropKeys = {"invalid-utf8", "empty",     "too-long", "too-short",
+                                                                "ratio",        "long-word", "identical"};
+
+// A whole number of words for MIN or MAX.
+std::size_t parse_count(const std::string& name, const std::string& text) {
+  const bool digits = !text.empty() && text.size() <= 10 &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits || std::stoull(text) > kMaxWordsLimit) {
+    throw util::UsageError(name + " must be a whole number of words in [0, " + std::to_string(kMaxWordsLimit) +
+                           "], got '" + text + "'");
+  }
+  return static_cast<std::size_t>(std::stoull(text));
+}
+
+bool exists(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0;  // Perl's -e: follows symlinks
+}
+
+// One side of the corpus: CORPUS.L, or CORPUS.L.gz through gzip when the plain file is absent.
+class CorpusInput {
+ public:
+  explicit CorpusInput(const std::string& path) {
+    if (exists(path) || !exists(path + ".gz")) {
+      reader_ = std::make_unique<util::LineReader>(path, util::InvalidUtf8::kKeep);
+    } else {
+      gunzip_ = std::make_unique<util::GunzipPipe>(path + ".gz");
+      reader_ = std::make_unique<util::LineReader>(gunzip_->fd(), path + ".gz", util::InvalidUtf8::kKeep);
+    }
+  }
+  util::LineReader& reader() { return *reader_; }
+  // Throws gzip's failure, if any (after reading to the end, or when the lines ran short).
+  void finish() {
+    if (gunzip_) gunzip_->finish();
+  }
+
+ private:
+  std::unique_ptr<util::GunzipPipe> gunzip_;
+  std::unique_ptr<util::LineReader> reader_;
+};
+
+// Throws the invalid-UTF-8 error of `line` of `reader`, if it has one; true when it has one
+// and the pair is to be dropped instead.
+bool invalid_utf8(std::string_view line, const util::LineReader& reader, bool drop) {
+  const std::size_t bad = util::find_invalid_utf8(line);
+  if (bad == std::string_view::npos) return false;
+  if (drop) return true;
+  throw util::Error(reader.name(), reader.line_number(),
+                    "invalid UTF-8 at byte " + std::to_string(bad + 1) + " (--drop-invalid-utf8 drops such pairs)");
+}
+
+// Reads what is left of `reader` and returns its line count.
+std::size_t count_to_end(util::LineReader& reader) {
+  std::string rest;
+  while (reader.next(rest)) {
+  }
+  return reader.line_number();
+}
+
+}  // namespace
+
+const char* drop_reason_key(CleanDrop reason) { return kDropKeys[static_cast<std::size_t>(reason)]; }
+
+void CleanConfig::set_arguments(const std::vector<std::string>& arguments) {
+  if (arguments.size() < 6 || arguments.size() > 7) {
+    throw util::UsageError("expected CORPUS L1 L2 CLEAN MIN MAX [RETAINED], got " + std::to_string(arguments.size()) +
+                           " argument" + (arguments.size() == 1 ? "" : "s"));
+  }
+  const char* names[] = {"CORPUS", "L1", "L2", "CLEAN"};
+  for (int i = 0; i < 4; ++i) {
+    if (arguments[i].empty()) throw util::UsageError(std::string(names[i]) + " must not be empty");
+  }
+  corpus = arguments[0];
+  lang1 = arguments[1];
+  lang2 = arguments[2];
+  clean = arguments[3];
+  min_words = parse_count("MIN", arguments[4]);
+  max_words = parse_count("MAX", arguments[5]);
+  retained = arguments.size() == 7 ? arguments[6] : "";
+}
+
+void CleanConfig::validate() const {
+  if (lang1 == lang2) throw util::UsageError("L1 and L2 must differ, got '" + lang1 + "' twice");
+  if (min_words > max_words) {
+    throw util::UsageError("MIN must not exceed MAX, got " + std::to_string(min_words) + " > " +
+                           std::to_string(max_words));
+  }
+  util::check_range("ratio", ratio, 1.0, kMaxRatio);
+  util::check_range("max-word-length", max_word_length, std::size_t{0}, kMaxWordLengthLimit);
+  std::string lowered = encoding;
+  for (char& c : lowered) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (lowered != "utf8" && lowered != "utf-8") {
+    throw util::UsageError("--encoding must be utf8, got '" + encoding + "' (convert the corpus with iconv first)");
+  }
+  std::vector<std::pair<std::string, std::string>> outputs = {{"CLEAN.L1", output_path(lang1)},
+                                                              {"CLEAN.L2", output_path(lang2)}};
+  if (!retained.empty()) outputs.emplace_back("RETAINED", retained);
+  for (const auto& file : aligned) {
+    if (file.input.empty() || file.output.empty()) throw util::UsageError("--aligned needs two file names, IN and OUT");
+    outputs.emplace_back("--aligned output", file.output);
+  }
+  if (!summary_file.empty()) outputs.emplace_back("--summary-file", summary_file);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      if (util::same_file(outputs[i].second, outputs[j].second)) {
+        throw util::UsageError(outputs[i].first + " and " + outputs[j].first + " are the same file: " +
+                               outputs[i].second);
+      }
+    }
+  }
+}
+
+std::uint64_t CleanSummary::dropped_total() const {
+  std::uint64_t total = 0;
+  for (const auto n : dropped) total += n;
+  return total;
+}
+
+std::size_t perl_space_length(std::string_view s, std::size_t i) {
+  const auto byte = [&s](std::size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const unsigned c = byte(i);
+  if (c < 0x80) return (c == ' ' || (c >= 0x09 && c <= 0x0D)) ? 1 : 0;
+  switch (c) {
+    case 0xC2:  // U+0085, U+00A0
+      return (byte(i + 1) == 0x85 || byte(i + 1) == 0xA0) ? 2 : 0;
+    case 0xE1:  // U+1680
+      return (byte(i + 1) == 0x9A && byte(i + 2) == 0x80) ? 3 : 0;
+    case 0xE2: {
+      const unsigned c1 = byte(i + 1), c2 = byte(i + 2);
+      if (c1 == 0x80) {  // U+2000-U+200A, U+2028, U+2029, U+202F
+        return ((c2 >= 0x80 && c2 <= 0x8A) || c2 == 0xA8 || c2 == 0xA9 || c2 == 0xAF) ? 3 : 0;
+      }
+      return (c1 == 0x81 && c2 == 0x9F) ? 3 : 0;  // U+205F
+    }
+    case 0xE3:  // U+3000
+      return (byte(i + 1) == 0x80 && byte(i + 2) == 0x80) ? 3 : 0;
+    default:
+      return 0;
+  }
+}
+
+bool is_factored(std::string_view first1, std::string_view first2) {
+  return first1.find('|') != std::string_view::npos || first2.find('|') != std::string_view::npos;
+}
+
+void clean_side(std::string_view line, bool factored, std::string& out) {
+  out.clear();
+  bool space = false;  // a run of \s since the last character kept
+  const std::size_t n = line.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = static_cast<unsigned char>(line[i]);
+    std::size_t length = 1;
+    if (c < 0x80) {
+      if (c == ' ' || (c >= 0x09 && c <= 0x0D)) {
+        space = true;
+        ++i;
+        continue;
+      }
+      if (c == '|' && !factored) {  // removed before the spaces are squeezed: "a | b" is "a b"
+        ++i;
+        continue;
+      }
+    } else {
+      const std::size_t white = perl_space_length(line, i);
+      if (white > 0) {
+        space = true;
+        i += white;
+        continue;
+      }
+      length = std::min(util::sequence_length(c), n - i);
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out.append(line.data() + i, length);
+    i += length;
+  }
+}
+
+std::string clean_side(std::string_view line, bool factored) {
+  std::string out;
+  clean_side(line, factored, out);
+  return out;
+}
+
+std::size_t xml_tag_end(std::string_view s, std::size_t i) {
+  // <\S[^>]*\S> on a cleaned side (its only \s is " "): [^>]* runs to the first ">" at
+  // i + 2 or later; backtracking then lets the last \S be that ">" when another ">"
+  // follows it, else the character before it, which must not be a space.
+  if (i + 2 >= s.size() || s[i] != '<' || s[i + 1] == ' ') return 0;
+  const std::size_t close = s.find('>', i + 2);
+  if (close == std::string_view::npos) return 0;
+  if (close + 1 < s.size() && s[close + 1] == '>') return close + 2;
+  if (close >= i + 3 && s[close - 1] != ' ') return close + 1;
+  return 0;
+}
+
+std::size_t count_words(std::string_view s, bool ignore_xml) {
+  if (!ignore_xml) return s.empty() ? 0 : static_cast<std::size_t>(std::count(s.begin(), s.end(), ' ')) + 1;
+  std::size_t words = 0;
+  bool in_word = false;
+  for (std::size_t i = 0; i < s.size();) {
+    if (s[i] == '<') {
+      const std::size_t end = xml_tag_end(s, i);
+      if (end > 0) {  // the tag becomes a space
+        in_word = false;
+        i = end;
+        continue;
+      }
+    }
+    if (s[i] == ' ') {
+      in_word = false;
+    } else if (!in_word) {
+      in_word = true;
+      ++words;
+    }
+    ++i;
+  }
+  return words;
+}
+
+bool has_long_word(std::string_view s, std::size_t max_length) {
+  std::size_t run = 0;
+  for (const char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c == ' ' || c == '|') {
+      run = 0;
+    } else if ((c & 0xC0) != 0x80 && ++run > max_length) {  // a continuation byte adds no code point
+      return true;
+    }
+  }
+  return false;
+}
+
+bool has_blank_factor(std::string_view s) {
+  return s.find(" |") != std::string_view::npos || s.find("||") != std::string_view::npos;
+}
+
+UndefinedRatio::UndefinedRatio(int side_number)
+    : std::runtime_error("no words outside XML tags, so the length ratio is undefined"), side(side_number) {}
+
+std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view side2, const CleanConfig& cfg) {
+  if (side1.empty() || side2.empty()) return CleanDrop::kEmpty;
+  const std::size_t words1 = count_words(side1, cfg.ignore_xml), words2 = count_words(side2, cfg.ignore_xml);
+  if (words1 > cfg.max_words || words2 > cfg.max_words) return CleanDrop::kTooLong;
+  if (words1 < cfg.min_words || words2 < cfg.min_words) return CleanDrop::kTooShort;
+  if (!cfg.ignore_ratio) {  // the script divides words2/words1 first, then words1/words2
+    if (words1 == 0) throw UndefinedRatio(1);
+    if (static_cast<double>(words2) / static_cast<double>(words1) > cfg.ratio) return CleanDrop::kRatio;
+    if (words2 == 0) throw UndefinedRatio(2);
+    if (static_cast<double>(words1) / static_cast<double>(words2) > cfg.ratio) return CleanDrop::kRatio;
+  }
+  if (has_long_word(side2, cfg.max_word_length) || has_long_word(side1, cfg.max_word_length)) {
+    return CleanDrop::kLongWord;
+  }
+  if (cfg.drop_identical && side1 == side2) return CleanDrop::kIdentical;
+  return std::nullopt;
+}
+
+CleanSummary clean_corpus(const CleanConfig& cfg, util::ProgressMeter* progress) {
+  cfg.validate();
+  CorpusInput input1(cfg.input_path(cfg.lang1)), input2(cfg.input_path(cfg.lang2));
+  util::LineReader& reader1 = input1.reader();
+  util::LineReader& reader2 = input2.reader();
+  std::vector<std::unique_ptr<util::LineReader>> aligned_readers;
+  for (const auto& file : cfg.aligned) {
+    aligned_readers.push_back(std::make_unique<util::LineReader>(file.input, util::InvalidUtf8::kKeep));
+    aligned_readers.back()->keep_carriage_returns();  // passed on byte for byte
+  }
+  util::AtomicFileWriter output1(cfg.output_path(cfg.lang1)), output2(cfg.output_path(cfg.lang2));
+  std::unique_ptr<util::AtomicFileWriter> retained;
+  if (!cfg.retained.empty()) retained = std::make_unique<util::AtomicFileWriter>(cfg.retained);
+  std::vector<std::unique_ptr<util::AtomicFileWriter>> aligned_outputs;
+  for (const auto& file : cfg.aligned) aligned_outputs.push_back(std::make_unique<util::AtomicFileWriter>(file.output));
+
+  CleanSummary summary;
+  bool factored = false;
+  std::string line1, line2, lowered1, lowered2, side1, side2;
+  std::vector<std::string> aligned_lines(cfg.aligned.size());
+  for (;;) {
+    bool more;
+    try {
+      more = util::next_in_step(reader1, line1, reader2, line2);
+    } catch (const util::Error&) {
+      input1.finish();  // a gzip failure explains short input better than the line counts
+      input2.finish();
+      throw;
+    }
+    if (!more) break;
+    const std::size_t line_number = reader1.line_number();
+    for (std::size_t k = 0; k < aligned_readers.size(); ++k) {
+      if (!aligned_readers[k]->next(aligned_lines[k])) {
+        util::throw_line_count_mismatch(aligned_readers[k]->name(), aligned_readers[k]->line_number(), reader1.name(),
+                                        count_to_end(reader1));
+      }
+    }
+    ++summary.read;
+    if (progress) progress->advance();
+    if (line_number == 1) factored = is_factored(line1, line2);
+    if (invalid_utf8(line1, reader1, cfg.drop_invalid_utf8) || invalid_utf8(line2, reader2, cfg.drop_invalid_utf8)) {
+      ++summary[CleanDrop::kInvalidUtf8];
+      continue;
+    }
+    if (cfg.lowercase) {
+      lowered1 = perl_lowercase(line1);
+      lowered2 = perl_lowercase(line2);
+      clean_side(lowered1, factored, side1);
+      clean_side(lowered2, factored, side2);
+    } else {
+      clean_side(line1, factored, side1);
+      clean_side(line2, factored, side2);
+    }
+    std::optional<CleanDrop> drop;
+    try {
+      drop = judge_pair(side1, side2, cfg);
+    } catch (const UndefinedRatio& e) {
+      throw util::Error(e.side == 1 ? reader1.name() : reader2.name(), line_number,
+                        std::string(e.what()) + " (clean-corpus-n.perl dies here too); use MIN 1 or -ignore-ratio");
+    }
+    if (drop) {
+      ++summary[*drop];
+      continue;
+    }
+    const std::string blank = "a blank factor (\" |\" or \"||\"): ";
+    if (has_blank_factor(side1)) throw util::Error(reader1.name(), line_number, blank + side1);
+    if (has_blank_factor(side2)) throw util::Error(reader2.name(), line_number, blank + side2);
+    ++summary.kept;
+    output1.write_line(side1);
+    output2.write_line(side2);
+    if (retained) retained->write_line(std::to_string(line_number));
+    for (std::size_t k = 0; k < aligned_outputs.size(); ++k) aligned_outputs[k]->write_line(aligned_lines[k]);
+  }
+  input1.finish();
+  input2.finish();
+  for (auto& reader : aligned_readers) {
+    std::string extra;
+    if (reader->next(extra)) {
+      util::throw_line_count_mismatch(reader1.name(), reader1.line_number(), reader->name(), count_to_end(*reader));
+    }
+  }
+  std::unique_ptr<util::AtomicFileWriter> summary_output;
+  if (!cfg.summary_file.empty()) {
+    summary_output = std::make_unique<util::AtomicFileWriter>(cfg.summary_file);
+    summary_output->write(summary_table(summary));
+  }
+  output1.commit();
+  output2.commit();
+  if (retained) retained->commit();
+  for (auto& output : aligned_outputs) output->commit();
+  if (summary_output) summary_output->commit();
+  return summary;
+}
+
+std::string summary_table(const CleanSummary& summary) {
+  std::ostringstream out;
+  out << "read\t" << summary.read << "\nkept\t" << summary.kept << "\ndropped\t" << summary.dropped_total() << "\n";
+  for (std::size_t i = 0; i < kCleanDropCount; ++i) out << kDropKeys[i] << "\t" << summary.dropped[i] << "\n";
+  return out.str();
+}
+
+std::string summary_report(const CleanSummary& summary, const CleanConfig& cfg) {
+  const std::string limits[kCleanDropCount] = {
+      cfg.drop_invalid_utf8 ? "" : "off: an error",
+      "a side without words",
+      "more than " + std::to_string(cfg.max_words) + " words",
+      "fewer than " + std::to_string(cfg.min_words) + " words",
+      cfg.ignore_ratio ? "off" : "one side more than " + util::shortest_number(cfg.ratio) + " times as long",
+      "a word of more than " + std::to_string(cfg.max_word_length) + " characters",
+      cfg.drop_identical ? "the two sides equal" : "off"};
+  const char* names[kCleanDropCount] = {"invalid UTF-8", "empty", "too long", "too short", "ratio", "long word",
+                                        "identical"};
+  std::ostringstream out;
+  out << summary.read << " pairs read, " << summary.kept << " kept, " << summary.dropped_total() << " dropped\n";
+  const std::string width = std::to_string(summary.read);
+  for (std::size_t i = 0; i < kCleanDropCount; ++i) {
+    std::string count = std::to_string(summary.dropped[i]);
+    count.insert(0, width.size() > count.size() ? width.size() - count.size() : 0, ' ');
+    std::string name = names[i];
+    name.resize(14, ' ');
+    out << "  " << name << count;
+    if (!limits[i].empty()) out << "  (" << limits[i] << ")";
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace rnnsearch::text
