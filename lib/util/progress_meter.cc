@@ -35,7 +35,7 @@ ProgressMeter::ProgressMeter(std::string tool, std::string unit, bool enabled, s
       shown_(enabled && isatty(STDERR_FILENO) == 1),
       total_(total),
       start_(std::chrono::steady_clock::now()),
-      last_draw_(start_) {}
+      last_draw_(start_ - std::chrono::seconds(1)) {}  // the first check draws
 
 ProgressMeter::~ProgressMeter() { finish(); }
 

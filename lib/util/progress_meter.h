@@ -1,8 +1,9 @@
 #pragma once
 // Progress of a long-running text tool on stderr: one live line, redrawn at most four times
-// a second ("nmt-clean: 420,000 lines, 1.2 MB/s ..." or with a known total, "35% ETA
-// 0:01:10"), shown only when stderr is a terminal and the tool is not --quiet, erased when
-// the work ends. In a pipe or a log file it prints nothing, so outputs and logs stay clean.
+// a second ("nmt-tokenize: 420,000 lines, 210,000 lines/s", with a known total also "35%,
+// ETA 0:01:10"), shown only when stderr is a terminal and the tool is not --quiet, erased
+// when the work ends. In a pipe or a log file it prints nothing, so outputs and logs stay
+// clean.
 #include <chrono>
 #include <cstdint>
 #include <string>
