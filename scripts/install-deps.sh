@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages rnnsearch needs to build and test, and nothing
 # when they are all present. Safe to run again; used by the README commands and .ci/run.
 # --bench adds what the side-by-side benchmarks run: the PyTorch implementation in
-# shared/peer needs Debian's python3-torch (run with /usr/bin/python3). --fuzz adds clang
+# shared/peer needs Debian's python3-torch (run with /usr/bin/python3); scripts/bench-scale.sh
+# compares nmt-bpe with sentencepiece's spm_train and spm_encode. --fuzz adds clang
 # and its sanitizer runtimes for scripts/fuzz.sh.
 set -euo pipefail
 
@@ -15,7 +16,7 @@ packages=(
 )
 for option in "$@"; do
   case $option in
-    --bench) packages+=(python3-torch) ;;
+    --bench) packages+=(python3-torch sentencepiece) ;;
     # libFuzzer and the sanitizer runtimes ship in libclang-rt-14-dev; clang's OpenMP
     # (for oneDNN builds) in libomp-14-dev.
     --fuzz) packages+=(clang libclang-rt-14-dev libomp-14-dev) ;;
