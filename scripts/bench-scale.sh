@@ -333,7 +333,7 @@ target() {
   local verdict=MISSED
   [ "$3" != 1 ] || verdict=ok
   [ -n "$3" ] || verdict="n/a"
-  printf '%-58s%-34s%s\n' "$1" "$2" "$verdict"
+  printf '%-60s%-34s%s\n' "$1" "$2" "$verdict"
 }
 worst="" worst_growth=0 missed=0 counted=0
 for key in tokenize-en tokenize-fr clean "bpe learn" "bpe apply" vocab train decode align; do
@@ -372,5 +372,5 @@ for key in decode align; do
     figure=$(awk -v a="${mb[$key,$first]}" -v b="${mb[$key,$last]}" 'BEGIN { printf "%.1f -> %.1f MB, %.2fx", a, b, b / a }')
     pass=$(awk -v a="${mb[$key,$first]}" -v b="${mb[$key,$last]}" 'BEGIN { print (b <= 1.5 * a) ? 1 : 0 }')
   fi
-  target "nmt-$key memory flat: $last lines within 1.5x of $first" "$figure" "$pass"
+  target "nmt-$key memory flat: at $last lines within 1.5x of $first" "$figure" "$pass"
 done
