@@ -33,9 +33,14 @@ H36_CORPUS_CONF := $(call options_file,hansard36-corpus,$(HANSARD36_DIR) $(HANSA
 H36_CLEAN_CONF  := $(call options_file,hansard36-clean,$(CLEAN_MIN) $(CLEAN_MAX) $(CLEAN_OPTS))
 H36_PEER_CONF   := $(call options_file,hansard36-peer,$(PEER_OPTS) $(TRAIN_MINUTES) $(PEER_THREADS))
 
+# Both models' test translations with the same search, scored side by side in compare/beamN/.
+COMPARE := $(OUT)/compare/beam$(PEER_BEAM)
+OURS    := $(OUT)/test.beam$(PEER_BEAM).$(TGT)
+THEIRS  := $(OUT)/peer/test.beam$(PEER_BEAM).$(TGT)
+
 .PHONY: hansard36-peer
-hansard36-peer: $(OUT)/compare/length.txt
-	@cat $(OUT)/compare/scores.txt $<
+hansard36-peer: $(COMPARE)/length.txt
+	@cat $(COMPARE)/scores.txt $<
 
 # ---- Corpus: the first N lines of each file (0 = all) ----------------------------------
 raw_lines = $(if $(filter train,$(1)),$(HANSARD36_LINES),$(HANSARD36_EVAL_LINES))
@@ -91,15 +96,13 @@ $(OUT)/peer/test.beam%.$(TGT): $(OUT)/peer/model.pt $(OUT)/bpe/test.$(SRC) $(BIN
 	    $(BIN)/nmt-bpe undo | $(BIN)/nmt-detokenize -l $(TGT) > $@.tmp
 	mv $@.tmp $@
 
-OURS := $(OUT)/test.beam$(PEER_BEAM).$(TGT)
-THEIRS := $(OUT)/peer/test.beam$(PEER_BEAM).$(TGT)
-$(OUT)/compare/length.txt $(OUT)/compare/length.svg $(OUT)/compare/scores.txt &: $(OURS) $(THEIRS) \
+$(COMPARE)/length.txt $(COMPARE)/length.svg $(COMPARE)/scores.txt &: $(OURS) $(THEIRS) \
     $(RAW)/test.$(SRC) $(RAW)/test.$(TGT) $(BIN)/nmt-by-length $(BIN)/nmt-bleu
 	@mkdir -p $(@D)
 	{ for system in rnnsearch:$(OURS) pytorch-peer:$(THEIRS); do \
 	    echo "-- $${system%%:*}, test, beam $(PEER_BEAM):"; \
-	    $(BIN)/nmt-bleu $(RAW)/test.$(TGT) -i $${system#*:} -m bleu chrf -f text; done; } > $(OUT)/compare/scores.txt.tmp
+	    $(BIN)/nmt-bleu $(RAW)/test.$(TGT) -i $${system#*:} -m bleu chrf -f text; done; } > $(COMPARE)/scores.txt.tmp
 	$(BIN)/nmt-by-length -s $(RAW)/test.$(SRC) -r $(RAW)/test.$(TGT) $(LENGTH_OPTS) -i $(OURS) $(THEIRS) \
-	    -n rnnsearch pytorch-peer --svg $(OUT)/compare/length.svg -q -o $(OUT)/compare/length.txt.tmp
-	mv $(OUT)/compare/scores.txt.tmp $(OUT)/compare/scores.txt
-	mv $(OUT)/compare/length.txt.tmp $(OUT)/compare/length.txt
+	    -n rnnsearch pytorch-peer --svg $(COMPARE)/length.svg -q -o $(COMPARE)/length.txt.tmp
+	mv $(COMPARE)/scores.txt.tmp $(COMPARE)/scores.txt
+	mv $(COMPARE)/length.txt.tmp $(COMPARE)/length.txt
