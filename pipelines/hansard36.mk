@@ -59,12 +59,10 @@ $(OUT)/clean/train.$(SRC) $(OUT)/clean/train.$(TGT) $(OUT)/clean/summary.txt &: 
 # ---- BLEU by source length, training figures -----------------------------------------
 $(OUT)/length.txt $(OUT)/length.svg &: $(OUT)/test.beam$(lastword $(BEAMS)).$(TGT) $(RAW)/test.$(SRC) \
     $(RAW)/test.$(TGT) $(BIN)/nmt-by-length
-	$(BIN)/nmt-by-length -s $(RAW)/test.$(SRC) -r $(RAW)/test.$(TGT) $(LENGTH_OPTS) -i $< -n rnnsearch \
-	    --svg $(OUT)/length.svg -q -o $(OUT)/length.txt.tmp
 	{ echo "-- BLEU by source length, test, beam $(lastword $(BEAMS)) (chart: $(OUT)/length.svg):"; \
-	  cat $(OUT)/length.txt.tmp; } > $(OUT)/length.txt.tmp2
-	rm $(OUT)/length.txt.tmp
-	mv $(OUT)/length.txt.tmp2 $(OUT)/length.txt
+	  $(BIN)/nmt-by-length -s $(RAW)/test.$(SRC) -r $(RAW)/test.$(TGT) $(LENGTH_OPTS) -i $< -n rnnsearch \
+	    --svg $(OUT)/length.svg -q; } > $(OUT)/length.txt.tmp
+	mv $(OUT)/length.txt.tmp $(OUT)/length.txt
 
 # From the training log: pairs, updates, epochs, time, and the share of it spent validating.
 $(OUT)/training.txt: $(OUT)/model.$(FWD).bin $(OUT)/clean/summary.txt $(OUT)/test.beam$(lastword $(BEAMS)).bpe
@@ -77,7 +75,7 @@ $(OUT)/training.txt: $(OUT)/model.$(FWD).bin $(OUT)/clean/summary.txt $(OUT)/tes
 	       END {printf "-- training: %s; %d updates, epoch %d (batch %s), %.1f minutes, %d validations" \
 	                   " taking %.1f%% of the time\n", line, update, epoch, batch, minutes, validations, \
 	                   (minutes > 0 ? 100 * validating / (60 * minutes) : 0)}' $(OUT)/log/train.$(FWD).log; \
-	  cat $(OUT)/log/decode.test.beam$(lastword $(BEAMS)).log | sed 's/^/-- decoding test: /'; } > $@.tmp
+	  sed 's/^/-- decoding test: /' $(OUT)/log/decode.test.beam$(lastword $(BEAMS)).log; } > $@.tmp
 	mv $@.tmp $@
 
 # ---- The PyTorch peer on the same data for the same time -----------------------------

@@ -237,8 +237,8 @@ int ibm2(const std::vector<std::string>& args) {
     }
   }
   rnnsearch::util::AtomicFileWriter writer(output);
-  rnnsearch::util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned (last EM iteration)", show_progress);
-  aligning.set_phase("EM");
+  // The links come in the last EM iteration: the line counts them.
+  rnnsearch::util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned", show_progress);
   const auto result = rnnsearch::align::ibm2_align(
       builder.take(), cfg, [&](std::size_t, const rnnsearch::align::Alignment& links) {
         writer.write_line(rnnsearch::align::format_pharaoh(reverse ? rnnsearch::align::inverted(links) : links));

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "text/unicode.h"
+#include "text/whitespace.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/gunzip_pipe.h"
@@ -143,26 +144,9 @@ std::uint64_t CleanSummary::dropped_total() const {
 }
 
 std::size_t perl_space_length(std::string_view s, std::size_t i) {
-  const auto byte = [&s](std::size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
-  const unsigned c = byte(i);
-  if (c < 0x80) return (c == ' ' || (c >= 0x09 && c <= 0x0D)) ? 1 : 0;
-  switch (c) {
-    case 0xC2:  // U+0085, U+00A0
-      return (byte(i + 1) == 0x85 || byte(i + 1) == 0xA0) ? 2 : 0;
-    case 0xE1:  // U+1680
-      return (byte(i + 1) == 0x9A && byte(i + 2) == 0x80) ? 3 : 0;
-    case 0xE2: {
-      const unsigned c1 = byte(i + 1), c2 = byte(i + 2);
-      if (c1 == 0x80) {  // U+2000-U+200A, U+2028, U+2029, U+202F
-        return ((c2 >= 0x80 && c2 <= 0x8A) || c2 == 0xA8 || c2 == 0xA9 || c2 == 0xAF) ? 3 : 0;
-      }
-      return (c1 == 0x81 && c2 == 0x9F) ? 3 : 0;  // U+205F
-    }
-    case 0xE3:  // U+3000
-      return (byte(i + 1) == 0x80 && byte(i + 2) == 0x80) ? 3 : 0;
-    default:
-      return 0;
-  }
+  // Perl's \s is Python's isspace() set (text/whitespace.h) without U+001C-U+001F.
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  return c >= 0x1C && c <= 0x1F ? 0 : white_space_length(s, i);
 }
 
 bool is_factored(std::string_view first1, std::string_view first2) {
@@ -174,27 +158,17 @@ void clean_side(std::string_view line, bool factored, std::string& out) {
   bool space = false;  // a run of \s since the last character kept
   const std::size_t n = line.size();
   for (std::size_t i = 0; i < n;) {
-    const unsigned char c = static_cast<unsigned char>(line[i]);
-    std::size_t length = 1;
-    if (c < 0x80) {
-      if (c == ' ' || (c >= 0x09 && c <= 0x0D)) {
-        space = true;
-        ++i;
-        continue;
-      }
-      if (c == '|' && !factored) {  // removed before the spaces are squeezed: "a | b" is "a b"
-        ++i;
-        continue;
-      }
-    } else {
-      const std::size_t white = perl_space_length(line, i);
-      if (white > 0) {
-        space = true;
-        i += white;
-        continue;
-      }
-      length = std::min(util::sequence_length(c), n - i);
+    const std::size_t white = perl_space_length(line, i);
+    if (white > 0) {
+      space = true;
+      i += white;
+      continue;
     }
+    if (line[i] == '|' && !factored) {  // removed before the spaces are squeezed: "a | b" is "a b"
+      ++i;
+      continue;
+    }
+    const std::size_t length = std::min(util::sequence_length(static_cast<unsigned char>(line[i])), n - i);
     if (space && !out.empty()) out += ' ';
     space = false;
     out.append(line.data() + i, length);

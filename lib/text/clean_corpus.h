@@ -93,7 +93,7 @@ struct CleanSummary {
 
 // Length in bytes of the Perl \s character (Unicode White_Space: \t \n \v \f \r, space,
 // U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000) that
-// starts at s[i], or 0 when another character starts there.
+// starts at s[i], or 0 when another character starts there. `s` must be valid UTF-8.
 std::size_t perl_space_length(std::string_view s, std::size_t i);
 
 // True when the first line of either side has a "|": the corpus is factored.

@@ -39,11 +39,6 @@ ProgressMeter::ProgressMeter(std::string tool, std::string unit, bool enabled, s
 
 ProgressMeter::~ProgressMeter() { finish(); }
 
-void ProgressMeter::set_phase(const std::string& phase) {
-  phase_ = phase;
-  if (shown_) draw();
-}
-
 void ProgressMeter::maybe_draw() {
   calls_since_check_ = 0;
   if (std::chrono::steady_clock::now() - last_draw_ >= std::chrono::milliseconds(250)) draw();
@@ -52,7 +47,7 @@ void ProgressMeter::maybe_draw() {
 void ProgressMeter::draw() {
   last_draw_ = std::chrono::steady_clock::now();
   const double seconds = std::chrono::duration<double>(last_draw_ - start_).count();
-  std::string line = tool_ + ": " + (phase_.empty() ? "" : phase_ + ", ") + grouped(done_);
+  std::string line = tool_ + ": " + grouped(done_);
   if (total_ > 0) line += "/" + grouped(total_);
   line += " " + unit_;
   if (seconds > 0.5 && done_ > 0) {

@@ -30,18 +30,14 @@ class ProgressMeter {
     done_ = done;
     if (shown_) maybe_draw();
   }
-  // Names the current phase ("counting", "merging"); redraws at once.
-  void set_phase(const std::string& phase);
   // Erases the live line (also done by the destructor).
   void finish();
-
-  bool shown() const { return shown_; }
 
  private:
   void maybe_draw();
   void draw();
 
-  std::string tool_, unit_, phase_;
+  std::string tool_, unit_;
   bool shown_;
   std::uint64_t total_, done_ = 0, calls_since_check_ = 0;
   bool drawn_ = false;
