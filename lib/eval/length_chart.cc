@@ -9,8 +9,8 @@
 namespace rnnsearch::eval {
 namespace {
 
-constexpr int kWidth = 640, kHeight = 400;
-constexpr int kLeft = 60, kRight = 170, kTop = 40, kBottom = 60;  // margins; the legend sits on the right
+constexpr int kWidth = 680, kHeight = 410;
+constexpr int kLeft = 60, kRight = 210, kTop = 40, kBottom = 70;  // margins; the legend sits on the right
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
 
 std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
@@ -50,9 +50,13 @@ std::string length_chart_svg(const LengthScores& scores, const std::string& metr
   for (std::size_t b = 0; b < buckets; ++b) {
     svg += format("<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">", x_of(b), kTop + plot_height + 18) +
            util::xml_escape(scores.buckets[b].label) + "</text>\n";
+    // How many sentences the bucket's points stand on: a score over 50 sentences swings.
+    svg += format("<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#666\">"
+                  "n=%.0f</text>\n", x_of(b), kTop + plot_height + 32,
+                  static_cast<double>(scores.buckets[b].segments.size()));
   }
-  svg += format("<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">source sentence length (words)</text>\n",
-                kLeft + plot_width / 2.0, kHeight - 16);
+  svg += format("<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">source sentence length (words; "
+                "n = sentences per bucket)</text>\n", kLeft + plot_width / 2.0, kHeight - 12);
   svg += format("<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">", 
                 kTop + plot_height / 2.0, kTop + plot_height / 2.0) + util::xml_escape(metric_name) + "</text>\n";
   // One polyline per run of non-empty buckets, markers with the value as a tooltip.

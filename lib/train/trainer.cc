@@ -601,7 +601,8 @@ TrainOutcome Trainer::run() {
   save();
   finish_model_file();
   progress_.message("training ended at update " + std::to_string(state_.update) + " (" + outcome.reason + ") after " +
-                    fixed(state_.elapsed_seconds / 60.0, 1) + " minutes" +
+                    fixed(state_.elapsed_seconds / 60.0, 1) + " minutes, " + fixed(state_.target_tokens, 0) +
+                    " target tokens seen" +
                     (validator_ ? "; best validation at update " + std::to_string(state_.best_update) : ""));
   progress_.finish();
   outcome.state = state_;

@@ -115,6 +115,19 @@ BOOST_AUTO_TEST_CASE(progress_lines_give_the_eta_to_the_end_of_the_run) {
   BOOST_TEST(r.err.find("run ETA") == std::string::npos, r.err);
 }
 
+BOOST_AUTO_TEST_CASE(the_last_line_counts_the_target_tokens_seen) {
+  // Four whole epochs see the corpus's target tokens (</s> included, as the data line
+  // counts them) four times; the figure the pipelines report as "target tokens seen".
+  TinyTask t;
+  const auto r = t.train({"--max-epochs", "4"});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  std::smatch data, ended;
+  BOOST_TEST_REQUIRE(std::regex_search(r.err, data, std::regex("data: .* (\\d+) target tokens")), r.err);
+  BOOST_TEST_REQUIRE(std::regex_search(r.err, ended, std::regex("training ended at update 12 .* minutes, (\\d+) target "
+                                                                "tokens seen")), r.err);
+  BOOST_TEST(std::stol(ended[1]) == 4 * std::stol(data[1]), r.err);
+}
+
 BOOST_AUTO_TEST_CASE(valid_translation_output_writes_one_line_per_validation_sentence) {
   TinyTask t;
   const std::string out = (t.dir.path() / "valid.out").string();

@@ -73,6 +73,10 @@ BOOST_AUTO_TEST_CASE(pooled_buckets_score_as_the_whole_set_and_empty_buckets_sho
   BOOST_TEST(count(svg, "<circle") == 6u);    // 3 non-empty buckets x 2 systems
   BOOST_TEST(count(svg, "<polyline") == 4u);  // each line broken at the empty bucket
   BOOST_TEST(svg.find(">A</text>") != std::string::npos);
+  // The sentences under each bucket's label: 0-10 and 10-20 two each, 20-30 none, 30+ one.
+  BOOST_TEST(count(svg, ">n=2</text>") == 2u);
+  BOOST_TEST(count(svg, ">n=0</text>") == 1u);
+  BOOST_TEST(count(svg, ">n=1</text>") == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(names_are_escaped_and_bad_options_are_named) {
