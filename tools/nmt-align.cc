@@ -38,7 +38,7 @@ const char* const kUsage =
     "       nmt-align combine -i FORWARD.soft -j REVERSE.soft [--threshold 0.5] [-o FILE]\n"
     "       nmt-align ibm2 -s SOURCE -t TARGET [--reverse] [-o FILE]   (fast_align -d -o -v)\n"
     "       nmt-align eval -g GOLD -a ALIGNMENT\n"
-    "       nmt-align heatmap -m MODEL -s SOURCE -t TARGET [--lines 1,5] [-o attention.svg]\n"
+    "       nmt-align heatmap -m MODEL -s SOURCE -t TARGET [--lines 1,5] [--merge words] [-o attention.svg]\n"
     "Alignments are Pharaoh 'i-j' pairs, source index first, 0-based, one line per sentence pair.\n";
 
 const rnnsearch::util::ToolInfo kTool{"nmt-align", kUsage, ""};
@@ -346,7 +346,7 @@ std::vector<std::size_t> parse_lines(const std::string& text) {
 
 int heatmap(const std::vector<std::string>& args) {
   rnnsearch::util::CommonOptions common;
-  std::string model_path, source, target, output = "attention.svg", lines = "1", weights = "auto";
+  std::string model_path, source, target, output = "attention.svg", lines = "1", weights = "auto", merge = "pieces";
   po::options_description options("nmt-align heatmap");
   options.add_options()
       ("model,m", po::value(&model_path), "model file written by nmt-train (required)")
@@ -354,11 +354,15 @@ int heatmap(const std::vector<std::string>& args) {
       ("target,t", po::value(&target), "target sentences, line-aligned with the source (required)")
       ("lines,l", po::value(&lines)->default_value(lines), "the pairs to draw: 1-based line numbers, comma-separated")
       ("attention-source", po::value(&weights)->default_value(weights), kAttentionSourceHelp)
+      ("merge", po::value(&merge)->default_value(merge),
+       "pieces (a cell per BPE piece pair) or words (a source word's pieces summed, a target word's averaged, "
+       "labels without \"@@\")")
       ("output,o", po::value(&output)->default_value(output), "the SVG file (- = stdout), written atomically");
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (model_path.empty() || source.empty() || target.empty()) throw UsageError("-m MODEL, -s SOURCE and -t TARGET are required");
   const auto wanted = parse_lines(lines);
+  const bool merge_words = rnnsearch::align::parse_merge_words(merge);
   const auto [sources, targets] = read_pair(source, target);
   std::vector<std::string> chosen_sources, chosen_targets;
   for (const std::size_t line : wanted) {
@@ -374,7 +378,8 @@ int heatmap(const std::vector<std::string>& args) {
   auto model = rnnsearch::model::read_model_file(model_path);
   const auto source_of_weights = rnnsearch::model::choose_attention_source(weights, *model.model, model_path, "a heatmap");
   const auto pairs = rnnsearch::align::attention_heatmaps(*model.model, model.source_vocabulary, model.target_vocabulary,
-                                                          chosen_sources, chosen_targets, wanted, source_of_weights);
+                                                          chosen_sources, chosen_targets, wanted, source_of_weights,
+                                                          merge_words);
   rnnsearch::util::AtomicFileWriter writer(output);
   writer.write(rnnsearch::align::attention_svg(pairs));
   writer.commit();

@@ -6,6 +6,7 @@
 
 #include "align/alignment.h"
 #include "data/batch.h"
+#include "text/bpe_undo.h"
 #include "text/word_counter.h"
 #include "util/error.h"
 #include "util/option_range.h"
@@ -33,6 +34,19 @@ std::string soft_rows(const math::Matrix& weights, const std::vector<int>& sourc
     }
   }
   return text;
+}
+
+// The label of every word: its pieces (words[k] being the word of pieces[k]) joined as
+// text::undo_bpe joins them.
+std::vector<std::string> word_labels(const std::vector<std::string>& pieces, const std::vector<int>& words) {
+  std::vector<std::string> labels(words.empty() ? 0 : static_cast<std::size_t>(words.back()) + 1);
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    std::string& label = labels[static_cast<std::size_t>(words[k])];
+    if (k > 0 && words[k - 1] == words[k]) label += ' ';
+    label += pieces[k];
+  }
+  for (std::string& label : labels) label = text::undo_bpe(label);
+  return labels;
 }
 
 }  // namespace
@@ -77,7 +91,7 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
                                             const std::vector<std::size_t>& line_numbers,
-                                            model::AttentionSource weights) {
+                                            model::AttentionSource weights, bool merge_words) {
   std::vector<HeatmapPair> pairs;
   for (std::size_t k = 0; k < sources.size(); ++k) {
     HeatmapPair pair;
@@ -95,9 +109,28 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
     pair.weights = model.forced_attention(data::make_batch(corpus, {0}), weights)[0];
     pair.source.push_back("</s>");
     pair.target.push_back("</s>");
-    pairs.push_back(std::move(pair));
+    pairs.push_back(merge_words ? heatmap_of_words(pair) : std::move(pair));
   }
   return pairs;
+}
+
+HeatmapPair heatmap_of_words(const HeatmapPair& pieces) {
+  if (pieces.source.empty() || pieces.target.empty()) {
+    throw util::Error("heatmap '" + pieces.title + "': no </s> label to merge the pieces before");
+  }
+  const std::vector<std::string> source_pieces(pieces.source.begin(), pieces.source.end() - 1);
+  const std::vector<std::string> target_pieces(pieces.target.begin(), pieces.target.end() - 1);
+  const auto source_words = word_of_piece(source_pieces);
+  auto target_units = word_of_piece(target_pieces);
+  HeatmapPair words;
+  words.title = pieces.title;
+  words.source = word_labels(source_pieces, source_words);
+  words.target = word_labels(target_pieces, target_units);
+  target_units.push_back(static_cast<int>(words.target.size()));  // the </s> row
+  words.source.push_back(pieces.source.back());
+  words.target.push_back(pieces.target.back());
+  words.weights = unit_attention(pieces.weights, source_words, target_units, AttentionStep::kEmit);
+  return words;
 }
 
 void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line) {

@@ -48,12 +48,22 @@ std::vector<std::string> extract_alignments(model::RnnSearch& model, const data:
                                             const std::vector<std::string>& targets, const ExtractOptions& options);
 
 // The teacher-forced attention of the pairs sources[k], targets[k] with their pieces (and
-// </s>) as labels, titled "line N" with N = line_numbers[k], for align::attention_svg.
+// </s>) as labels, titled "line N" with N = line_numbers[k], for align::attention_svg;
+// with merge_words, each pair merged to words as heatmap_of_words does.
 std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
                                             const std::vector<std::size_t>& line_numbers,
-                                            model::AttentionSource weights = model::AttentionSource::kDecoder);
+                                            model::AttentionSource weights = model::AttentionSource::kDecoder,
+                                            bool merge_words = false);
+
+// A heatmap over pieces (labels ending in </s>, as attention_heatmaps gives it) merged to
+// the words of word_of_piece: a source word's column is the sum of its pieces' columns, a
+// target word's row the mean of its pieces' rows (unit_attention with AttentionStep::kEmit,
+// the rows drawn over pieces), and a word's label its pieces joined as text::undo_bpe joins
+// them ("écono@@ mique" -> "économique"). The source </s> column and the target </s> row
+// stay units of their own.
+HeatmapPair heatmap_of_words(const HeatmapPair& pieces);
 
 }  // namespace rnnsearch::align

@@ -29,7 +29,8 @@ math::Matrix unit_attention(const math::Matrix& weights, const std::vector<int>&
                             const std::vector<int>& target_unit, AttentionStep step) {
   const Eigen::Index source_pieces = static_cast<Eigen::Index>(source_unit.size());
   const Eigen::Index target_pieces = static_cast<Eigen::Index>(target_unit.size());
-  if (weights.rows() < target_pieces + 1 || weights.cols() != source_pieces + 1) {
+  const Eigen::Index shift = step == AttentionStep::kNext ? 1 : 0;
+  if (weights.rows() < target_pieces + shift || weights.cols() != source_pieces + 1) {
     throw util::Error("unit_attention: a " + std::to_string(weights.rows()) + " x " + std::to_string(weights.cols()) +
                       " attention matrix for " + std::to_string(target_pieces) + " target and " +
                       std::to_string(source_pieces) + " source pieces");
@@ -38,7 +39,6 @@ math::Matrix unit_attention(const math::Matrix& weights, const std::vector<int>&
   const int T = target_unit.empty() ? 0 : target_unit.back() + 1;
   math::Matrix units = math::Matrix::Zero(T, S + 1);
   std::vector<int> pieces(static_cast<std::size_t>(T), 0);
-  const Eigen::Index shift = step == AttentionStep::kNext ? 1 : 0;
   for (Eigen::Index j = 0; j < target_pieces; ++j) {
     const int t = target_unit[static_cast<std::size_t>(j)];
     ++pieces[static_cast<std::size_t>(t)];

@@ -42,7 +42,8 @@ bool parse_merge_words(const std::string& name);
 // weights is [(target pieces + 1) x (source pieces + 1)] as model::RnnSearch::forced_attention
 // gives it; source_unit and target_unit give each piece's unit (word_of_piece for words,
 // 0, 1, 2, ... for pieces). A source unit's weight is the sum over its pieces, a target
-// unit's row the mean of its pieces' rows (the rows chosen by `step`).
+// unit's row the mean of its pieces' rows (the rows chosen by `step`). With kEmit,
+// target_unit may also give the target </s> row a unit (its last entry), as a heatmap does.
 math::Matrix unit_attention(const math::Matrix& weights, const std::vector<int>& source_unit,
                             const std::vector<int>& target_unit, AttentionStep step);
 

@@ -135,6 +135,43 @@ BOOST_AUTO_TEST_CASE(heatmap_draws_one_cell_per_token_pair_with_escaped_labels) 
                               "0"}).exit_code == 2);
 }
 
+BOOST_AUTO_TEST_CASE(heatmap_merge_words_draws_words_without_joins) {
+  rt::ReversalModel m;
+  const auto src = m.dir.write("s", "w1@@ w2 w3\n"), tgt = m.dir.write("t", "w3 w2@@ w1\n");
+  const auto draw = [&](std::vector<std::string> extra) {
+    const auto svg = (m.dir.path() / "a.svg").string();
+    std::vector<std::string> args{rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt,
+                                  "-o", svg, "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = rt::run_process(args);
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    std::ifstream file(svg);
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+  };
+  const auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string pieces = draw({});
+  BOOST_TEST(draw({"--merge", "pieces"}) == pieces);  // the default
+  BOOST_TEST(pieces.find(">w1@@</text>") != std::string::npos);
+  const std::string words = draw({"--merge", "words"});
+  BOOST_TEST(words.find("@@") == std::string::npos, words);
+  BOOST_TEST(words.find(">w1w2</text>") != std::string::npos);
+  BOOST_TEST(words.find(">w2w1</text>") != std::string::npos);
+  BOOST_TEST(count(words, ">&lt;/s&gt;</text>") == 2u);  // the source column and the target row
+  BOOST_TEST(count(words, "<rect ") == 1u + 3u * 3u);  // the background, then (2 words + </s>)^2
+  const auto never_written = (m.dir.path() / "b.svg").string();
+  const auto bad = rt::run_process({rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt,
+                                    "--merge", "foo", "-o", never_written});
+  BOOST_TEST(bad.exit_code == 2);
+  BOOST_TEST(bad.err.find("--merge must be pieces or words, got 'foo'") != std::string::npos, bad.err);
+  BOOST_TEST(!std::ifstream(never_written).good());
+}
+
 BOOST_AUTO_TEST_CASE(symmetrize_reproduces_atools_grow_diag_final_and) {
   const std::string dir = rt::shared_path("golden/align");
   if (!rt::require_shared(dir + "/gdfa.1000.align")) return;

@@ -1,0 +1,65 @@
+// nmt-align heatmap --merge words on a small hand-made case: a source word of two pieces
+// gets the sum of their columns, a target word of two pieces the mean of their rows, the
+// labels lose their "@@ " joins, and </s> stays a row and a column of its own.
+#include <boost/test/unit_test.hpp>
+
+#include "align/extract.h"
+#include "align/heatmap.h"
+
+using namespace rnnsearch;
+
+namespace {
+
+// Source "écono@@ mique x" and target "y eco@@ nomy", each with </s>, as
+// align::attention_heatmaps labels them; [(3 + </s>) x (3 + </s>)], rows summing to 1.
+align::HeatmapPair pieces() {
+  align::HeatmapPair pair;
+  pair.title = "line 3";
+  pair.source = {"\xC3\xA9" "cono@@", "mique", "x", "</s>"};
+  pair.target = {"y", "eco@@", "nomy", "</s>"};
+  pair.weights.resize(4, 4);
+  pair.weights << 0.10f, 0.20f, 0.30f, 0.40f,  // y
+      0.50f, 0.10f, 0.20f, 0.20f,              // eco@@
+      0.30f, 0.30f, 0.10f, 0.30f,              // nomy
+      0.05f, 0.15f, 0.20f, 0.60f;              // </s>
+  return pair;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(heatmap)
+
+BOOST_AUTO_TEST_CASE(merging_to_words_sums_source_pieces_and_averages_target_pieces) {
+  const auto words = align::heatmap_of_words(pieces());
+  BOOST_TEST(words.title == "line 3");
+  BOOST_TEST(words.source == (std::vector<std::string>{"\xC3\xA9" "conomique", "x", "</s>"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(words.target == (std::vector<std::string>{"y", "economy", "</s>"}), boost::test_tools::per_element());
+  math::Matrix expected(3, 3);
+  expected << 0.30f, 0.30f, 0.40f,  // y: écono@@ + mique
+      0.60f, 0.15f, 0.25f,          // economy: the mean of rows eco@@ and nomy
+      0.20f, 0.20f, 0.60f;          // </s>: its own row, its columns merged the same way
+  BOOST_TEST_REQUIRE(words.weights.rows() == 3);
+  BOOST_TEST_REQUIRE(words.weights.cols() == 3);
+  for (Eigen::Index t = 0; t < 3; ++t) {
+    for (Eigen::Index s = 0; s < 3; ++s) {
+      BOOST_TEST(words.weights(t, s) == expected(t, s), boost::test_tools::tolerance(1e-6f));
+    }
+  }
+  const std::string svg = align::attention_svg({words});
+  BOOST_TEST(svg.find("@@") == std::string::npos);
+  BOOST_TEST(svg.find(">\xC3\xA9" "conomique</text>") != std::string::npos);
+  BOOST_TEST(svg.find(">economy</text>") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(words_of_one_piece_keep_their_cells_and_a_dangling_join_is_undone) {
+  align::HeatmapPair pair = pieces();
+  pair.source = {"a", "b", "c@@", "</s>"};  // "c@@" ends the line: undo_bpe drops its "@@"
+  pair.target = {"x", "y", "z", "</s>"};
+  const auto words = align::heatmap_of_words(pair);
+  BOOST_TEST(words.source == (std::vector<std::string>{"a", "b", "c", "</s>"}), boost::test_tools::per_element());
+  BOOST_TEST(words.target == pair.target, boost::test_tools::per_element());
+  BOOST_TEST(words.weights.isApprox(pair.weights));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
