@@ -15,7 +15,7 @@
 # PyTorch model of $(NMT_SHARED)/peer trains as RNNsearch-50 (same data, sizes and
 # minutes) and is scored in the same table.
 
-PAPER              := $(OUT)/paper
+PAPER              ?= $(OUT)/paper
 PAPER_MINUTES      ?= 25
 PAPER_TRAIN_LIMIT  ?= --max-minutes $(PAPER_MINUTES)
 # No validation: the whole budget goes to training and the last parameters are the model.
@@ -38,6 +38,8 @@ PAPER_FIGURE_LINES ?= 1514 3780 4052
 PAPER_MODELS := RNNsearch-50 RNNsearch-30 RNNencdec-50 RNNencdec-30
 PAPER_PEER_NAME := PyTorch-RNNsearch-50
 PAPER_SYSTEMS := $(PAPER_MODELS) $(if $(filter yes,$(PAPER_PEER)),$(PAPER_PEER_NAME))
+# The names in the paper's figure 2 legend, which calls RNNencdec "RNNenc".
+PAPER_LEGEND := $(subst RNNencdec,RNNenc,$(PAPER_SYSTEMS))
 paper_attention = $(if $(filter RNNsearch-%,$(1)),additive,none)
 paper_limit = $(lastword $(subst -, ,$(1)))
 PAPER_FIGURES := $(foreach k,$(shell seq $(words x $(PAPER_FIGURE_LINES))),$(PAPER)/figure3/attention.$(k).svg)
@@ -46,6 +48,8 @@ PAPER_TRAIN_CONF  := $(call options_file,paper-train,$(MODEL_OPTS) $(PAPER_TRAIN
 PAPER_DECODE_CONF := $(call options_file,paper-decode,$(PAPER_BEAM) $(PAPER_THREADS))
 PAPER_PEER_CONF   := $(call options_file,paper-peer,$(PAPER_PEER_OPTS) $(PAPER_MINUTES) $(PAPER_THREADS))
 PAPER_FIGURE_CONF := $(call options_file,paper-figure,$(PAPER_EXAMPLE) $(PAPER_FIGURE_LINES))
+# The systems scored: adding the peer (PAPER_PEER) rescores the table.
+PAPER_LENGTH_CONF := $(call options_file,paper-length,$(PAPER_LEGEND))
 
 .PHONY: paper-report
 paper-report: $(PAPER)/report.txt
@@ -108,9 +112,9 @@ $(PAPER)/test.%.$(TGT): $(PAPER)/test.%.bpe $(BIN)/nmt-bpe $(BIN)/nmt-detokenize
 
 # ---- Figure 2: BLEU by source length in words ------------------------------------------
 $(PAPER)/length.txt $(PAPER)/length.svg &: $(foreach m,$(PAPER_SYSTEMS),$(PAPER)/test.$(m).$(TGT)) \
-    $(OUT)/tok/test.$(SRC) $(RAW)/test.$(TGT) $(BIN)/nmt-by-length
+    $(OUT)/tok/test.$(SRC) $(RAW)/test.$(TGT) $(BIN)/nmt-by-length $(PAPER_LENGTH_CONF)
 	$(BIN)/nmt-by-length -s $(OUT)/tok/test.$(SRC) -r $(RAW)/test.$(TGT) --bucket-width 10 --max-length 60 \
-	    -i $(foreach m,$(PAPER_SYSTEMS),$(PAPER)/test.$(m).$(TGT)) -n $(PAPER_SYSTEMS) --svg $(PAPER)/length.svg \
+	    -i $(foreach m,$(PAPER_SYSTEMS),$(PAPER)/test.$(m).$(TGT)) -n $(PAPER_LEGEND) --svg $(PAPER)/length.svg \
 	    -q -o $(PAPER)/length.txt.tmp
 	mv $(PAPER)/length.txt.tmp $(PAPER)/length.txt
 
