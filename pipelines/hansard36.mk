@@ -79,14 +79,18 @@ $(OUT)/training.txt: $(OUT)/model.$(FWD).bin $(OUT)/clean/summary.txt $(OUT)/tes
 	mv $@.tmp $@
 
 # ---- The PyTorch peer on the same data for the same time -----------------------------
+# peer_train(training files prefix, threads, minutes, options, log), in a recipe: the peer
+# trained on PREFIX.SRC/TGT and validated on the valid set, saved as $@ (pipelines/paper.mk
+# trains its RNNsearch-50 with it too).
+peer_train = mkdir -p $(@D) $(OUT)/log; \
+	OMP_WAIT_POLICY=PASSIVE $(PEER_PYTHON) $(PEER) --threads $(2) train --train-src $(1).$(SRC) --train-tgt $(1).$(TGT) \
+	    --val-src $(OUT)/bpe/valid.$(SRC) --val-tgt $(OUT)/bpe/valid.$(TGT) \
+	    --save $@.tmp --max-minutes $(3) $(4) 2>&1 | tee $(5); \
+	mv $@.tmp $@
+
 $(OUT)/peer/model.pt: $(OUT)/bpe/train.$(SRC) $(OUT)/bpe/train.$(TGT) $(OUT)/bpe/valid.$(SRC) $(OUT)/bpe/valid.$(TGT) \
     $(PEER) $(H36_PEER_CONF)
-	@mkdir -p $(@D) $(OUT)/log
-	OMP_WAIT_POLICY=PASSIVE $(PEER_PYTHON) $(PEER) --threads $(PEER_THREADS) train \
-	    --train-src $(OUT)/bpe/train.$(SRC) --train-tgt $(OUT)/bpe/train.$(TGT) \
-	    --val-src $(OUT)/bpe/valid.$(SRC) --val-tgt $(OUT)/bpe/valid.$(TGT) \
-	    --save $@.tmp --max-minutes $(TRAIN_MINUTES) $(PEER_OPTS) 2>&1 | tee $(OUT)/log/peer.train.log
-	mv $@.tmp $@
+	$(call peer_train,$(OUT)/bpe/train,$(PEER_THREADS),$(TRAIN_MINUTES),$(PEER_OPTS),$(OUT)/log/peer.train.log)
 
 $(OUT)/peer/test.beam%.$(TGT): $(OUT)/peer/model.pt $(OUT)/bpe/test.$(SRC) $(BIN)/nmt-bpe $(BIN)/nmt-detokenize
 	OMP_WAIT_POLICY=PASSIVE $(PEER_PYTHON) $(PEER) --threads $(PEER_THREADS) translate --model $< \

@@ -82,12 +82,7 @@ $(foreach m,$(PAPER_MODELS),$(eval $(call paper_model,$(m))))
 # ---- The PyTorch peer as RNNsearch-50 ----------------------------------------------------
 $(PAPER)/peer/model.pt: $(PAPER)/data/50/train.$(SRC) $(PAPER)/data/50/train.$(TGT) $(OUT)/bpe/valid.$(SRC) \
     $(OUT)/bpe/valid.$(TGT) $(PEER) $(PAPER_PEER_CONF)
-	@mkdir -p $(@D) $(OUT)/log
-	OMP_WAIT_POLICY=PASSIVE $(PEER_PYTHON) $(PEER) --threads $(PAPER_THREADS) train \
-	    --train-src $(PAPER)/data/50/train.$(SRC) --train-tgt $(PAPER)/data/50/train.$(TGT) \
-	    --val-src $(OUT)/bpe/valid.$(SRC) --val-tgt $(OUT)/bpe/valid.$(TGT) \
-	    --save $@.tmp --max-minutes $(PAPER_MINUTES) $(PAPER_PEER_OPTS) 2>&1 | tee $(OUT)/log/paper.peer.train.log
-	mv $@.tmp $@
+	$(call peer_train,$(PAPER)/data/50/train,$(PAPER_THREADS),$(PAPER_MINUTES),$(PAPER_PEER_OPTS),$(OUT)/log/paper.peer.train.log)
 
 # ---- Test translations with beam PAPER_BEAM --------------------------------------------
 $(PAPER)/test.%.bpe: $(PAPER)/model.%.bin $(OUT)/bpe/test.$(SRC) $(BIN)/nmt-decode $(PAPER_DECODE_CONF)

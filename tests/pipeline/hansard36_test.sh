@@ -9,17 +9,8 @@
 #   - the peer target would train the PyTorch model on the very files ours trained on.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
 set -euo pipefail
-src=${NMT_SOURCE_DIR:?}
-bin=${NMT_BIN_DIR:?}
-build=$(dirname "$bin")
-data=${NMT_SHARED:?}/data/hansard36
-fail() { echo "FAIL: $*" >&2; exit 1; }
-if [ ! -f "$data/train.en.gz" ]; then
-  [ "${CI:-}" = true ] && fail "$data/train.en.gz is missing (shared data is required under CI=true)"
-  echo "SKIP: $data is missing"; exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/test_env.sh"
+require_shared "${NMT_SHARED:?}/data/hansard36/train.en.gz"
 out=$work/out
 
 vars=(BUILD="$build" CONFIG=hansard36 THREADS=1 HANSARD36_LINES=20000 HANSARD36_EVAL_LINES=300 BPE_MERGES=2000

@@ -10,17 +10,9 @@
 #   - a second run does nothing.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
 set -euo pipefail
-src=${NMT_SOURCE_DIR:?}
-bin=${NMT_BIN_DIR:?}
-build=$(dirname "$bin")
+source "$(dirname "$0")/test_env.sh"
 gold=${NMT_SHARED:?}/data/hansards
-fail() { echo "FAIL: $*" >&2; exit 1; }
-if [ ! -f "$gold/hansards.en.gz" ]; then
-  [ "${CI:-}" = true ] && fail "$gold/hansards.en.gz is missing (shared data is required under CI=true)"
-  echo "SKIP: $gold is missing"; exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+require_shared "$gold/hansards.en.gz"
 
 mkdir -p "$work/hansards/wpt03"
 for l in en fr; do zcat "$gold/hansards.$l.gz" | sed -n 1,1500p | gzip > "$work/hansards/hansards.$l.gz"; done

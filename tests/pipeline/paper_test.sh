@@ -12,17 +12,8 @@
 #     is an error naming PAPER_FIGURE_LINES.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
 set -euo pipefail
-src=${NMT_SOURCE_DIR:?}
-bin=${NMT_BIN_DIR:?}
-build=$(dirname "$bin")
-data=${NMT_SHARED:?}/data/hansard36
-fail() { echo "FAIL: $*" >&2; exit 1; }
-if [ ! -f "$data/train.en.gz" ]; then
-  [ "${CI:-}" = true ] && fail "$data/train.en.gz is missing (shared data is required under CI=true)"
-  echo "SKIP: $data is missing"; exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/test_env.sh"
+require_shared "${NMT_SHARED:?}/data/hansard36/train.en.gz"
 out=$work/out
 paper=$out/paper
 
