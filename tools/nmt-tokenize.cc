@@ -34,7 +34,12 @@ int run(int argc, char** argv) {
       ("normalize-punctuation", po::bool_switch(&cfg.normalize_punctuation),
        "normalize punctuation before tokenizing (normalize-punctuation.perl -l LANG)")
       ("tokenized", po::bool_switch(&cfg.tokenized),
-       "the input is tokenized already: apply only --lowercase, --normalize-punctuation, --fold-accents")
+       "the input is tokenized already: apply only --lowercase, --normalize-punctuation, "
+       "--expand-contractions, --plain-hyphens, --fold-accents")
+      ("expand-contractions", po::bool_switch(&cfg.expand_contractions),
+       "French: write elisions and contractions out as the WPT-2003 alignment gold does "
+       "(\"l' \" -> \"le \", \"du\" -> \"de le\", \"au\" -> \"\u00e0 le\")")
+      ("plain-hyphens", po::bool_switch(&cfg.plain_hyphens), "write -a's hyphen mark @-@ as a plain -")
       ("fold-accents", po::bool_switch(&cfg.fold_accents),
        "last, fold accents: Unicode NFKD with combining marks dropped (\"é\" -> \"e\")")
       ("nonbreaking-prefixes", po::value(&prefixes_file),

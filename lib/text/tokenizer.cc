@@ -3,6 +3,7 @@
 #include <array>
 #include <utility>
 
+#include "text/french_contractions.h"
 #include "text/punct_normalizer.h"
 #include "text/unicode.h"
 #include "util/error.h"
@@ -302,8 +303,16 @@ bool is_blank(std::string_view line) {
 
 }  // namespace
 
+void TokenizerOptions::validate() const {
+  if (expand_contractions && language != "fr") {
+    throw util::UsageError("--expand-contractions is for French (-l fr), not '" + language + "'");
+  }
+}
+
 Tokenizer::Tokenizer(TokenizerOptions options, NonbreakingPrefixes prefixes)
-    : options_(std::move(options)), prefixes_(std::move(prefixes)) {}
+    : options_(std::move(options)), prefixes_(std::move(prefixes)) {
+  options_.validate();
+}
 
 std::string Tokenizer::tokenize(std::string_view line) const {
   const std::size_t bad = util::find_invalid_utf8(line);
@@ -313,6 +322,8 @@ std::string Tokenizer::tokenize(std::string_view line) const {
   std::string text = options_.lowercase ? perl_lowercase(line) : std::string(line);
   if (options_.normalize_punctuation) text = normalize_punctuation(text, options_.language);
   if (!options_.tokenized) text = tokenize_normalized(text);
+  if (options_.expand_contractions) text = expand_french_contractions(text);
+  if (options_.plain_hyphens) text = plain_hyphen_marks(text);
   return options_.fold_accents ? fold_accents(text) : text;
 }
 

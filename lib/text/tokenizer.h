@@ -8,7 +8,9 @@
 // The Multi30k preprocessing (lowercase.perl | normalize-punctuation.perl | tokenizer.perl)
 // is lowercase = normalize_punctuation = true, applied in that order. The word-alignment
 // preparation (Hansards, ../shared/data/hansards/README.md) tokenizes, then lowercases and
-// folds accents: a second pass with tokenized = lowercase = fold_accents = true.
+// folds accents: a second pass with tokenized = lowercase = fold_accents = true. The
+// gold's own spelling (French contractions written out, hyphens split as "-") is
+// aggressive = expand_contractions = plain_hyphens = true.
 #include <string>
 #include <string_view>
 
@@ -23,7 +25,13 @@ struct TokenizerOptions {
   bool lowercase = false;              // lowercase.perl first
   bool normalize_punctuation = false;  // normalize-punctuation.perl -l language next
   bool tokenized = false;              // the text is tokenized already: normalize only
+  bool expand_contractions = false;    // French only: "l'" -> "le", "du" -> "de le" (french_contractions.h)
+  bool plain_hyphens = false;          // -a's "@-@" written as "-"
   bool fold_accents = false;           // last: NFKD, combining marks dropped
+
+  // Throws util::UsageError for a combination that cannot apply (contractions of a
+  // language other than French).
+  void validate() const;
 };
 
 class Tokenizer {
