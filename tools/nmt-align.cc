@@ -142,7 +142,7 @@ int symmetrize(const std::vector<std::string>& args) {
       ("input,i", po::value(&forward), "forward alignments (source-to-target model), source index first (required)")
       ("reverse,j", po::value(&reverse), "reverse alignments, also source index first (required)")
       ("command,c", po::value(&heuristic)->default_value(heuristic),
-       "intersect, union, grow-diag, grow-diag-final, grow-diag-final-and")
+       "intersect, union, grow-diag, grow-diag-final, grow-diag-final-and, grow-diag-and")
       ("output,o", po::value(&output)->default_value(output), "symmetrized alignments (- = stdout)");
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;

@@ -64,8 +64,9 @@ Symmetrization parse_symmetrization(const std::string& name) {
   if (name == "grow-diag") return Symmetrization::kGrowDiag;
   if (name == "grow-diag-final") return Symmetrization::kGrowDiagFinal;
   if (name == "grow-diag-final-and") return Symmetrization::kGrowDiagFinalAnd;
+  if (name == "grow-diag-and") return Symmetrization::kGrowDiagAnd;
   throw util::UsageError("unknown symmetrization '" + name +
-                         "' (intersect, union, grow-diag, grow-diag-final, grow-diag-final-and)");
+                         "' (intersect, union, grow-diag, grow-diag-final, grow-diag-final-and, grow-diag-and)");
 }
 
 Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetrization heuristic) {
@@ -77,6 +78,7 @@ Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetr
   for (const Link& link : intersection(forward, reverse)) grid.add(link);
 
   // grow-diag: passes over the pending union links until one adds nothing.
+  const bool grow_needs_both = heuristic == Symmetrization::kGrowDiagAnd;
   Alignment pending;
   for (const Link& link : all) {
     if (!grid.has(link.source, link.target)) pending.push_back(link);
@@ -85,8 +87,9 @@ Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetr
     grew = false;
     Alignment still_pending;
     for (const Link& link : pending) {
-      const bool one_unaligned = !(grid.source_aligned(link.source) && grid.target_aligned(link.target));
-      if (one_unaligned && grid.has_aligned_neighbour(link)) {
+      const bool source_free = !grid.source_aligned(link.source), target_free = !grid.target_aligned(link.target);
+      const bool may_grow = grow_needs_both ? (source_free && target_free) : (source_free || target_free);
+      if (may_grow && grid.has_aligned_neighbour(link)) {
         grid.add(link);
         grew = true;
       } else {
@@ -97,7 +100,7 @@ Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetr
   }
 
   // final / final-and: the forward links, then the reverse ones.
-  if (heuristic != Symmetrization::kGrowDiag) {
+  if (heuristic == Symmetrization::kGrowDiagFinal || heuristic == Symmetrization::kGrowDiagFinalAnd) {
     const bool both_unaligned = heuristic == Symmetrization::kGrowDiagFinalAnd;
     for (const Alignment* side : {&forward, &reverse}) {
       for (const Link& link : *side) {

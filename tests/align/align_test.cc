@@ -59,6 +59,14 @@ BOOST_AUTO_TEST_CASE(symmetrization_of_a_hand_checked_pair) {
   BOOST_TEST(align::format_pharaoh(align::symmetrize(f2, r2, S::kGrowDiagFinal)) == "0-0 2-0 3-3");
   BOOST_TEST(align::format_pharaoh(align::symmetrize(f2, r2, S::kGrowDiagFinalAnd)) == "0-0 3-3");
   BOOST_TEST(align::symmetrize({}, {}, S::kGrowDiagFinalAnd).empty());
+  // grow-diag-and: only links with both words unaligned grow; 1-2, 2-1 each have one aligned
+  // word, and 3-2, 3-3 no aligned neighbour then.
+  BOOST_TEST(align::format_pharaoh(align::symmetrize(forward, reverse, S::kGrowDiagAnd)) == "0-0 1-1");
+  // 1-1 grows from 0-0; 2-1 would too in grow-diag, but its target word is aligned by then.
+  const auto f3 = links("0-0 1-1 2-1"), r3 = links("0-0");
+  BOOST_TEST(align::format_pharaoh(align::symmetrize(f3, r3, S::kGrowDiagAnd)) == "0-0 1-1");
+  BOOST_TEST(align::format_pharaoh(align::symmetrize(f3, r3, S::kGrowDiag)) == "0-0 1-1 2-1");
+  BOOST_TEST((align::parse_symmetrization("grow-diag-and") == S::kGrowDiagAnd));
   BOOST_CHECK_THROW(align::parse_symmetrization("grow"), util::UsageError);
   BOOST_TEST((align::parse_symmetrization("grow-diag-final-and") == S::kGrowDiagFinalAnd));
 }
