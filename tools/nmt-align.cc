@@ -198,6 +198,7 @@ int ibm2(const std::vector<std::string>& args) {
   rnnsearch::align::Ibm2Options cfg;
   std::string source, target, output = "-";
   bool reverse = false, fixed_tension = false;
+  std::size_t cache_mb = 4096;
   po::options_description options("nmt-align ibm2");
   options.add_options()
       ("source,s", po::value(&source), "source sentences, tokenized (required)")
@@ -209,10 +210,15 @@ int ibm2(const std::vector<std::string>& args) {
       ("tension,T", po::value(&cfg.tension)->default_value(cfg.tension, "4"), "starting diagonal tension")
       ("fixed-tension", po::bool_switch(&fixed_tension), "keep the tension instead of refitting it (fast_align without -o)")
       ("alpha,a", po::value(&cfg.alpha)->default_value(cfg.alpha, "0.01"),
-       "Dirichlet prior on t(f|e), variational Bayes (0 = maximum likelihood, fast_align without -v)");
+       "Dirichlet prior on t(f|e), variational Bayes (0 = maximum likelihood, fast_align without -v)")
+      ("cache-mb", po::value(&cache_mb)->default_value(cache_mb),
+       "memory (MiB) for the table positions of the first pairs, found once instead of every iteration");
   rnnsearch::util::add_common_options(options, common);
   if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   if (source.empty() || target.empty()) throw UsageError("-s SOURCE and -t TARGET are required");
+  rnnsearch::util::check_range<std::size_t>("cache-mb", cache_mb, 0, std::size_t{1} << 30);
+  cfg.index_cache_bytes = cache_mb << 20;
+  cfg.threads = common.resolved_threads();
   cfg.validate();
   cfg.optimize_tension = !fixed_tension;
   // EM reads the corpus once per iteration, so it is held, as word ids (align/ibm2.h);

@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <climits>
 #include <unordered_map>
 #include <utility>
 
 #include "util/error.h"
 #include "util/option_range.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::align {
 
@@ -17,6 +19,7 @@ void Ibm2Options::validate() const {
   util::check_range("p-null", p_null, 0.0001, 0.9999);
   util::check_range("tension", tension, 0.0001, 10000.0);
   util::check_range("alpha", alpha, 0.0, 1000.0);
+  util::check_range("threads", threads, 1, 1024);
 }
 
 namespace {
@@ -150,6 +153,7 @@ class TranslationTable {
     const auto* end = targets_.data() + row_[static_cast<std::size_t>(e) + 1];
     return static_cast<std::size_t>(std::lower_bound(begin, end, f) - targets_.data());
   }
+  std::size_t size() const { return targets_.size(); }
   double probability(std::size_t at) const { return probabilities_.empty() ? 1e-9 : probabilities_[at]; }
   void add(std::size_t at, double count) { counts_[at] += count; }
   // Counts to probabilities (variational Bayes when alpha > 0); counts start again at 0.
@@ -173,6 +177,174 @@ class TranslationTable {
   std::vector<std::uint32_t> order_;  // row e's summation order, as offsets from row_[e]
   std::vector<double> counts_, probabilities_;
 };
+
+// Where each cell's t(f | e) is in the table, for the first pairs of the corpus, found
+// in the first pass and read back in the others: finding it (binary search in row e)
+// is most of a pass's work. 4 bytes a cell, (n + 1) * m cells a pair.
+class IndexCache {
+ public:
+  IndexCache(const Ibm2Corpus& corpus, std::size_t table_size, std::size_t max_bytes) {
+    if (table_size > UINT32_MAX) return;
+    cell_begin_.push_back(0);
+    for (std::size_t k = 0; k < corpus.size(); ++k) {
+      const std::size_t cells = (corpus.source_begin[k + 1] - corpus.source_begin[k] + 1) *
+                                (corpus.target_begin[k + 1] - corpus.target_begin[k]);
+      if ((cell_begin_.back() + cells) * sizeof(std::uint32_t) > max_bytes) break;
+      cell_begin_.push_back(cell_begin_.back() + cells);
+    }
+    at_.resize(cell_begin_.back());
+  }
+  // Pair k's cells, or null when the cache does not reach it.
+  std::uint32_t* cells(std::size_t k) { return k + 1 < cell_begin_.size() ? at_.data() + cell_begin_[k] : nullptr; }
+  bool filled = false;  // after the first pass
+
+ private:
+  std::vector<std::size_t> cell_begin_;
+  std::vector<std::uint32_t> at_;
+};
+
+// One EM pass over a block of pairs, split so that several threads compute the
+// posteriors and one adds them up in corpus order: every sum is then the same, addition
+// for addition, as a single thread's, whatever the thread count. A pair's cells are its
+// target words j, each with the NULL word and its n source words (n + 1 cells).
+class BlockPass {
+ public:
+  static constexpr std::size_t kPairs = 4096;
+
+  BlockPass(const Ibm2Corpus& corpus, const TranslationTable& table, IndexCache& cache, const Ibm2Options& options,
+            double tension, bool viterbi)
+      : corpus_(corpus), table_(table), cache_(cache), options_(options), tension_(tension), viterbi_(viterbi) {}
+
+  // The posteriors (or, in the Viterbi pass, the links) of pairs [begin, end).
+  void compute(std::size_t begin, std::size_t end, int threads) {
+    begin_ = begin;
+    const std::size_t pairs = end - begin;
+    cell_begin_.assign(pairs + 1, 0);
+    word_begin_.assign(pairs + 1, 0);
+    for (std::size_t s = 0; s < pairs; ++s) {
+      const std::size_t m = target_length(begin + s), n = source_length(begin + s);
+      cell_begin_[s + 1] = cell_begin_[s] + (n + 1) * m;
+      word_begin_[s + 1] = word_begin_[s] + m;
+    }
+    at_.resize(cell_begin_.back());
+    posterior_.resize(viterbi_ ? 0 : cell_begin_.back());
+    weighted_feature_.resize(viterbi_ ? 0 : cell_begin_.back());
+    log_sum_.resize(word_begin_.back());
+    links_.resize(viterbi_ ? pairs : 0);
+    // Contiguous runs of pairs with about equal numbers of cells.
+    const auto workers = static_cast<std::size_t>(std::max(1, std::min<int>(threads, static_cast<int>(pairs))));
+    util::run_on_threads(static_cast<int>(workers), [&](int worker) {
+      const std::size_t w = static_cast<std::size_t>(worker);
+      const auto first = first_pair_at(cell_begin_.back() * w / workers);
+      const auto last = first_pair_at(cell_begin_.back() * (w + 1) / workers);
+      std::vector<double> probs;
+      for (std::size_t s = first; s < last; ++s) compute_pair(s, probs);
+    });
+  }
+
+  // Adds the block's expected counts to `table` and its sums to the totals, in order.
+  void accumulate(TranslationTable& table, double& log_likelihood, double& empirical_feature) const {
+    for (std::size_t c = 0, w = 0, s = 0; s + 1 < cell_begin_.size(); ++s) {
+      const std::size_t n = source_length(begin_ + s);
+      for (; w < word_begin_[s + 1]; ++w, c += n + 1) {
+        if (!viterbi_) {
+          table.add(at_[c], posterior_[c]);
+          for (std::size_t i = 1; i <= n; ++i) {
+            table.add(at_[c + i], posterior_[c + i]);
+            empirical_feature += weighted_feature_[c + i];
+          }
+        }
+        log_likelihood += log_sum_[w];
+      }
+    }
+  }
+
+  const Alignment& links(std::size_t pair) const { return links_[pair - begin_]; }
+
+ private:
+  std::size_t source_length(std::size_t k) const { return corpus_.source_begin[k + 1] - corpus_.source_begin[k]; }
+  std::size_t target_length(std::size_t k) const { return corpus_.target_begin[k + 1] - corpus_.target_begin[k]; }
+  // The first pair of the block whose cells start at or after `cell`.
+  std::size_t first_pair_at(std::size_t cell) const {
+    return static_cast<std::size_t>(std::lower_bound(cell_begin_.begin(), cell_begin_.end() - 1, cell) -
+                                    cell_begin_.begin());
+  }
+
+  void compute_pair(std::size_t s, std::vector<double>& probs) {
+    const std::size_t k = begin_ + s;
+    const std::int32_t* e = corpus_.source.data() + corpus_.source_begin[k];
+    const std::int32_t* f = corpus_.target.data() + corpus_.target_begin[k];
+    const auto n = static_cast<unsigned>(source_length(k)), m = static_cast<unsigned>(target_length(k));
+    const double p_word = 1.0 - options_.p_null;
+    probs.resize(n + 1);
+    if (viterbi_) links_[s].clear();
+    std::uint32_t* cached = cache_.cells(k);
+    if (cached != nullptr && cache_.filled) {
+      std::copy(cached, cached + (n + 1) * m, at_.begin() + static_cast<std::ptrdiff_t>(cell_begin_[s]));
+    } else {
+      for (unsigned j = 0; j < m; ++j) {
+        const std::size_t c = cell_begin_[s] + j * (n + 1);
+        at_[c] = table_.index(0, f[j]);
+        for (unsigned i = 1; i <= n; ++i) at_[c + i] = table_.index(e[i - 1], f[j]);
+      }
+      if (cached != nullptr) {
+        std::copy(at_.begin() + static_cast<std::ptrdiff_t>(cell_begin_[s]),
+                  at_.begin() + static_cast<std::ptrdiff_t>(cell_begin_[s] + (n + 1) * m), cached);
+      }
+    }
+    std::size_t c = cell_begin_[s];
+    for (unsigned j = 0; j < m; ++j, c += n + 1) {
+      probs[0] = table_.probability(at_[c]) * options_.p_null;
+      double sum = probs[0];
+      const double z = closed_normalizer(j + 1, m, n, tension_) / p_word;
+      for (unsigned i = 1; i <= n; ++i) {
+        probs[i] = table_.probability(at_[c + i]) * std::exp(tension_ * feature(j + 1, i, m, n)) / z;
+        sum += probs[i];
+      }
+      log_sum_[word_begin_[s] + j] = std::log(sum);
+      if (viterbi_) {
+        unsigned best = 0;
+        for (unsigned i = 1; i <= n; ++i) {
+          if (probs[i] > probs[best]) best = i;
+        }
+        if (best > 0) links_[s].push_back({static_cast<int>(best) - 1, static_cast<int>(j)});
+        continue;
+      }
+      posterior_[c] = probs[0] / sum;
+      for (unsigned i = 1; i <= n; ++i) {
+        const double p = probs[i] / sum;
+        posterior_[c + i] = p;
+        weighted_feature_[c + i] = feature(j, i, m, n) * p;  // fast_align's 0-based j
+      }
+    }
+    if (viterbi_) std::sort(links_[s].begin(), links_[s].end());
+  }
+
+  const Ibm2Corpus& corpus_;
+  const TranslationTable& table_;
+  IndexCache& cache_;
+  const Ibm2Options& options_;
+  const double tension_;
+  const bool viterbi_;
+  std::size_t begin_ = 0;
+  std::vector<std::size_t> cell_begin_, word_begin_, at_;
+  std::vector<double> posterior_, weighted_feature_, log_sum_;
+  std::vector<Alignment> links_;
+};
+
+// The tension that makes the model's expected feature match the empirical one.
+double refit_tension(double tension, double empirical_feature,
+                     const std::map<std::pair<unsigned, unsigned>, double>& pairs_of_size, double target_words) {
+  for (int step = 0; step < 8; ++step) {
+    double expected = 0.0;
+    for (const auto& [size, count] : pairs_of_size) {
+      for (unsigned j = 1; j <= size.first; ++j) expected += count * model_feature(j, size.first, size.second, tension);
+    }
+    expected /= target_words;
+    tension = std::min(14.0, std::max(0.1, tension + (empirical_feature - expected) * 20.0));
+  }
+  return tension;
+}
 
 }  // namespace
 
@@ -244,69 +416,30 @@ Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
   }
   Ibm2Result result;
   if (!on_links) result.links.resize(corpus.size());
-  Alignment links;
   double tension = options.tension;
-  const double p_word = 1.0 - options.p_null;
-  std::vector<double> probs;
-  std::vector<std::size_t> at;  // where each (e_i, f_j) of a target word is in the table
+  IndexCache cache(corpus, table.size(), options.index_cache_bytes);
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     const bool viterbi = iteration == options.iterations - 1;
     double log_likelihood = 0.0, empirical_feature = 0.0;
-    for (std::size_t k = 0; k < corpus.size(); ++k) {
-      const std::int32_t* e = corpus.source.data() + corpus.source_begin[k];
-      const std::int32_t* f = corpus.target.data() + corpus.target_begin[k];
-      const unsigned n = static_cast<unsigned>(corpus.source_begin[k + 1] - corpus.source_begin[k]);
-      const unsigned m = static_cast<unsigned>(corpus.target_begin[k + 1] - corpus.target_begin[k]);
-      probs.resize(n + 1);
-      at.resize(n + 1);
-      links.clear();
-      for (unsigned j = 0; j < m; ++j) {
-        at[0] = table.index(0, f[j]);
-        probs[0] = table.probability(at[0]) * options.p_null;
-        double sum = probs[0];
-        const double z = closed_normalizer(j + 1, m, n, tension) / p_word;
-        for (unsigned i = 1; i <= n; ++i) {
-          at[i] = table.index(e[i - 1], f[j]);
-          probs[i] = table.probability(at[i]) * std::exp(tension * feature(j + 1, i, m, n)) / z;
-          sum += probs[i];
-        }
-        if (viterbi) {
-          unsigned best = 0;
-          for (unsigned i = 1; i <= n; ++i) {
-            if (probs[i] > probs[best]) best = i;
-          }
-          if (best > 0) links.push_back({static_cast<int>(best) - 1, static_cast<int>(j)});
-        } else {
-          table.add(at[0], probs[0] / sum);
-          for (unsigned i = 1; i <= n; ++i) {
-            const double p = probs[i] / sum;
-            table.add(at[i], p);
-            empirical_feature += feature(j, i, m, n) * p;  // fast_align's 0-based j
-          }
-        }
-        log_likelihood += std::log(sum);
-      }
-      if (viterbi) {
-        std::sort(links.begin(), links.end());
+    BlockPass pass(corpus, table, cache, options, tension, viterbi);
+    for (std::size_t begin = 0; begin < corpus.size(); begin += BlockPass::kPairs) {
+      const std::size_t end = std::min(corpus.size(), begin + BlockPass::kPairs);
+      pass.compute(begin, end, options.threads);
+      pass.accumulate(table, log_likelihood, empirical_feature);
+      for (std::size_t k = begin; viterbi && k < end; ++k) {
         if (on_links) {
-          on_links(k, links);
+          on_links(k, pass.links(k));
         } else {
-          result.links[k] = links;
+          result.links[k] = pass.links(k);
         }
       }
     }
     result.iterations.push_back({log_likelihood, tension});
+    cache.filled = true;
     if (viterbi) break;
     empirical_feature /= target_words;
     if (options.optimize_tension && iteration > 0) {
-      for (int step = 0; step < 8; ++step) {
-        double expected = 0.0;
-        for (const auto& [size, count] : pairs_of_size) {
-          for (unsigned j = 1; j <= size.first; ++j) expected += count * model_feature(j, size.first, size.second, tension);
-        }
-        expected /= target_words;
-        tension = std::min(14.0, std::max(0.1, tension + (empirical_feature - expected) * 20.0));
-      }
+      tension = refit_tension(tension, empirical_feature, pairs_of_size, target_words);
     }
     table.normalize(options.alpha);
   }

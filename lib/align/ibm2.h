@@ -29,9 +29,18 @@ struct Ibm2Options {
   double tension = 4.0;  // the starting tension (-T)
   bool optimize_tension = true;
   double alpha = 0.01;  // Dirichlet concentration; 0 = plain maximum likelihood
+  // Threads computing the posteriors; the counts are added up in corpus order by one, so
+  // the output is the same, byte for byte, with any number.
+  int threads = 1;
+  // Memory for remembering where each word pair's t(f | e) is, saved from the first EM
+  // iteration for the others (4 bytes per source-target word pair of a sentence pair,
+  // NULL included: 2.3 GB for a million Hansard pairs); pairs past it are looked up
+  // every time. The output does not depend on it.
+  std::size_t index_cache_bytes = std::size_t{4} << 30;
 
   // Throws util::UsageError naming the option (-I, -p, -T, -a) outside its range:
-  // iterations [1, 1000], p_null [0.0001, 0.9999], tension [0.0001, 10000], alpha [0, 1000].
+  // iterations [1, 1000], p_null [0.0001, 0.9999], tension [0.0001, 10000], alpha [0, 1000],
+  // threads [1, 1024].
   void validate() const;
 };
 

@@ -31,23 +31,30 @@ const Expansion* find_expansion(std::string_view lowercase_word) {
   return nullptr;
 }
 
-// An expansion in capitals: ASCII letters and "à" (UTF-8 C3 A0 -> "À", C3 80).
-std::string capitals(std::string_view full) {
-  std::string out(full);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (out[i] >= 'a' && out[i] <= 'z') out[i] = static_cast<char>(out[i] - 'a' + 'A');
-    if (out[i] == '\xC3' && i + 1 < out.size() && out[i + 1] == '\xA0') out[++i] = '\x80';
+// A letter of an expansion in capitals: ASCII a-z, or "à" (UTF-8 C3 A0 -> "À", C3 80).
+// Returns the bytes the letter took.
+std::size_t capitalize_at(std::string& text, std::size_t i) {
+  if (text[i] >= 'a' && text[i] <= 'z') {
+    text[i] = static_cast<char>(text[i] - 'a' + 'A');
+    return 1;
   }
-  return out;
+  if (text[i] == '\xC3' && i + 1 < text.size() && text[i + 1] == '\xA0') {
+    text[i + 1] = '\x80';
+    return 2;
+  }
+  return 1;
 }
 
-// The expansion in the word's case: "L'" -> "Le", "DU" -> "DE LE", "du" -> "de le".
+// The expansion in the word's case: "L'" -> "Le", "Au" -> "À le", "DU" -> "DE LE".
 std::string in_case_of(std::string_view word, std::string_view lowercase_word, std::string_view full) {
-  if (word == lowercase_word) return std::string(full);
-  // Capitals throughout when the second letter is one too ("DU", "DES"; "L'" is "Le").
-  if (word.size() > 1 && word[1] >= 'A' && word[1] <= 'Z') return capitals(full);
   std::string out(full);
-  out[0] = static_cast<char>(out[0] - 'a' + 'A');  // every expansion starts with a-z
+  if (word == lowercase_word) return out;
+  // Capitals throughout when the second letter is one too ("DU", "DES"; "L'" is "Le").
+  if (word.size() > 1 && word[1] >= 'A' && word[1] <= 'Z') {
+    for (std::size_t i = 0; i < out.size();) i += capitalize_at(out, i);
+  } else {
+    capitalize_at(out, 0);
+  }
   return out;
 }
 

@@ -28,6 +28,8 @@ const text::Tokenizer& tokenizer_for(std::uint8_t choice) {
     options.normalize_punctuation = choice & 32;
     options.tokenized = choice & 64;
     options.fold_accents = choice & 128;
+    // French unescaped: the alignment gold's spelling as well (--expand-contractions --plain-hyphens).
+    options.expand_contractions = options.plain_hyphens = options.language == "fr" && !options.escape;
     made[choice] = std::make_unique<text::Tokenizer>(options, text::NonbreakingPrefixes::built_in(options.language));
   }
   return *made[choice];

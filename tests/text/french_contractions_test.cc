@@ -32,6 +32,7 @@ BOOST_AUTO_TEST_CASE(keeps_other_apostrophes_and_compounds) {
 
 BOOST_AUTO_TEST_CASE(keeps_the_words_case) {
   BOOST_TEST(expand_french_contractions("L' État") == "Le État");
+  BOOST_TEST(expand_french_contractions("Au cours , Aux Communes") == "\u00c0 le cours , \u00c0 les Communes");
   BOOST_TEST(expand_french_contractions("Du pain , DU PAIN , AU BOUT , QU' IL") == "De le pain , DE LE PAIN , À LE BOUT , QUE IL");
 }
 
