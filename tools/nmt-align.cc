@@ -99,9 +99,11 @@ int extract(const std::vector<std::string>& args) {
   cfg.rules.step = rnnsearch::align::parse_attention_step(step);
   cfg.rules.merge_words = rnnsearch::align::parse_merge_words(merge);
   cfg.rules.eos = rnnsearch::align::parse_eos_rule(eos);
+  cfg.threads = common.resolved_threads();
   cfg.validate();
   auto model = rnnsearch::model::read_model_file(model_path);
   cfg.weights = rnnsearch::model::choose_attention_source(weights, *model.model, model_path, "alignments");
+  rnnsearch::model::Replicas replicas(*model.model, cfg.threads);
   // A window of whole mini-batches at a time: memory stays flat however long the corpus is,
   // and the batches are those of one pass over everything.
   const std::size_t window = static_cast<std::size_t>(cfg.batch_size) * 128;
@@ -121,7 +123,7 @@ int extract(const std::vector<std::string>& args) {
     if (sources.empty()) break;
     rnnsearch::align::check_line_lengths(sources, source, first_line);
     rnnsearch::align::check_line_lengths(targets, target, first_line);
-    for (const auto& line : rnnsearch::align::extract_alignments(*model.model, model.source_vocabulary,
+    for (const auto& line : rnnsearch::align::extract_alignments(replicas, model.source_vocabulary,
                                                                 model.target_vocabulary, sources, targets, cfg)) {
       writer.write_line(invert ? rnnsearch::align::format_pharaoh(rnnsearch::align::inverted(
                                      rnnsearch::align::parse_pharaoh(line, output, 0)))
@@ -230,8 +232,8 @@ int ibm2(const std::vector<std::string>& args) {
     rnnsearch::util::LineReader source_reader(source), target_reader(target);
     std::string s, t;
     for (std::size_t line = 1; rnnsearch::util::next_in_step(source_reader, s, target_reader, t); ++line) {
-      rnnsearch::align::check_line_lengths({s}, source, line);
-      rnnsearch::align::check_line_lengths({t}, target, line);
+      rnnsearch::align::check_line_lengths({s}, source, line, rnnsearch::align::kMaxIbm2Words);
+      rnnsearch::align::check_line_lengths({t}, target, line, rnnsearch::align::kMaxIbm2Words);
       require_words(s, source, line);
       require_words(t, target, line);
       if (reverse) {

@@ -6,10 +6,12 @@
 
 #include "align/alignment.h"
 #include "data/batch.h"
+#include "math/gemm.h"
 #include "text/bpe_undo.h"
 #include "text/word_counter.h"
 #include "util/error.h"
 #include "util/option_range.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::align {
 
@@ -51,7 +53,7 @@ std::vector<std::string> word_labels(const std::vector<std::string>& pieces, con
 
 }  // namespace
 
-std::vector<std::string> extract_alignments(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
+std::vector<std::string> extract_alignments(model::Replicas& models, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets, const ExtractOptions& options) {
@@ -72,17 +74,25 @@ std::vector<std::string> extract_alignments(model::RnnSearch& model, const data:
     corpus.target.push_back(std::move(t));
   }
   std::vector<std::string> out(sources.size());
-  for (const auto& indices : data::batches_by_length(corpus.source, options.batch_size)) {
-    const auto attention = model.forced_attention(data::make_batch(corpus, indices), options.weights);
-    for (std::size_t k = 0; k < indices.size(); ++k) {
-      const std::size_t i = indices[k];
-      const auto source_words = word_of_piece(source_pieces[i]);
-      const auto target_words = word_of_piece(target_pieces[i]);
-      const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
-      out[i] = options.soft ? soft_rows(weights, source_words, target_words, options.rules)
-                            : format_pharaoh(attention_links(weights, source_words, target_words, options.rules));
+  // The batches are the same whatever the thread count; thread k takes every threads-th.
+  const auto batches = data::batches_by_length(corpus.source, options.batch_size);
+  const std::size_t threads = std::min({models.size(), static_cast<std::size_t>(options.threads), batches.size()});
+  util::run_on_threads(static_cast<int>(threads), [&](int thread) {
+    math::set_gemm_threads(1);  // the threads here are the parallelism
+    for (std::size_t b = static_cast<std::size_t>(thread); b < batches.size(); b += threads) {
+      const auto& indices = batches[b];
+      const auto attention =
+          models[static_cast<std::size_t>(thread)].forced_attention(data::make_batch(corpus, indices), options.weights);
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        const std::size_t i = indices[k];
+        const auto source_words = word_of_piece(source_pieces[i]);
+        const auto target_words = word_of_piece(target_pieces[i]);
+        const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
+        out[i] = options.soft ? soft_rows(weights, source_words, target_words, options.rules)
+                              : format_pharaoh(attention_links(weights, source_words, target_words, options.rules));
+      }
     }
-  }
+  });
   return out;
 }
 
@@ -133,7 +143,8 @@ HeatmapPair heatmap_of_words(const HeatmapPair& pieces) {
   return words;
 }
 
-void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line) {
+void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line,
+                        std::size_t max_pieces) {
   for (std::size_t k = 0; k < lines.size(); ++k) {
     std::size_t pieces = 0;
     bool in_piece = false;
@@ -145,9 +156,9 @@ void check_line_lengths(const std::vector<std::string>& lines, const std::string
         ++pieces;
       }
     }
-    if (pieces > kMaxAlignPieces) {
+    if (pieces > max_pieces) {
       throw util::Error(path, first_line + k, std::to_string(pieces) + " pieces, more than nmt-align reads (" +
-                                                  std::to_string(kMaxAlignPieces) + "); split the line");
+                                                  std::to_string(max_pieces) + "); split the line");
     }
   }
 }
@@ -155,6 +166,7 @@ void check_line_lengths(const std::vector<std::string>& lines, const std::string
 void ExtractOptions::validate() const {
   util::check_range("threshold", rules.threshold, 0.0f, 1.0f);
   util::check_range("mini-batch", batch_size, 1, 1000);
+  util::check_range("threads", threads, 1, 1024);
 }
 
 }  // namespace rnnsearch::align

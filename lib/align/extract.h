@@ -15,6 +15,7 @@
 #include "align/heatmap.h"
 #include "align/word_attention.h"
 #include "data/vocabulary.h"
+#include "model/replicas.h"
 #include "model/rnnsearch.h"
 
 namespace rnnsearch::align {
@@ -23,26 +24,34 @@ namespace rnnsearch::align {
 // takes |source| x |target| weights, so one runaway line (a file without line breaks)
 // would take gigabytes and IBM model 2 minutes per iteration.
 constexpr std::size_t kMaxAlignPieces = 1000;
+// IBM Model 2 holds (n + 1) x m numbers a pair while it aligns it, no model state: it
+// reads the long lines of real corpora (the Hansards reach 1,020 words).
+constexpr std::size_t kMaxIbm2Words = 4000;
 
 // Throws util::Error "PATH:LINE: N pieces, more than nmt-align reads (1000)" for the
 // first line of `lines` (lines[0] being line `first_line` of PATH) with more than
-// kMaxAlignPieces space-separated pieces.
-void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line = 1);
+// `max_pieces` space-separated pieces.
+void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line = 1,
+                        std::size_t max_pieces = kMaxAlignPieces);
 
 struct ExtractOptions {
   bool soft = false;         // soft rows instead of links
   WordAlignmentRules rules;  // hard or threshold, step, merge, eos
   int batch_size = 32;
+  // Threads, each force-decoding whole mini-batches with its own copy of the model; the
+  // output does not depend on it.
+  int threads = 1;
   // The decoder's attention or the model's alignment head (model/rnnsearch.h).
   model::AttentionSource weights = model::AttentionSource::kDecoder;
 
   // Throws util::UsageError "--threshold must be in [0, 1], got nan", and for --mini-batch
-  // outside [1, 1000].
+  // outside [1, 1000] and --threads outside [1, 1024].
   void validate() const;
 };
 
-// One output line per pair; an empty source or target gives an empty line.
-std::vector<std::string> extract_alignments(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
+// One output line per pair; an empty source or target gives an empty line. Thread k
+// (of options.threads) runs on models[k].
+std::vector<std::string> extract_alignments(model::Replicas& models, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets, const ExtractOptions& options);

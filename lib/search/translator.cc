@@ -1,5 +1,7 @@
 #include "search/translator.h"
 
+#include "model/replicas.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -126,16 +128,11 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
     }
   }
   // Thread k decodes with members[k]: the loaded models for k = 0, copies of them after.
-  std::vector<std::vector<model::RnnSearch*>> members(1);
-  for (auto& m : models) members[0].push_back(m.model.get());
-  std::vector<std::unique_ptr<model::RnnSearch>> owned;
-  for (int k = 1; k < config.threads; ++k) {
-    members.emplace_back();
-    for (auto& m : models) {
-      owned.push_back(std::make_unique<model::RnnSearch>(m.model->config()));
-      owned.back()->copy_parameters_from(*m.model);
-      members.back().push_back(owned.back().get());
-    }
+  std::vector<model::Replicas> replicas;
+  for (auto& m : models) replicas.emplace_back(*m.model, config.threads);
+  std::vector<std::vector<model::RnnSearch*>> members(static_cast<std::size_t>(config.threads));
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    for (auto& r : replicas) members[k].push_back(&r[k]);
   }
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
   BeamOptions beam = config.beam;

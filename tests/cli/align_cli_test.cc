@@ -45,6 +45,13 @@ double reversal_aer(const rt::ReversalModel& m) {
   const auto out = (m.dir.path() / "test.align").string();
   const auto aligned = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt, "-o", out});
   BOOST_TEST_REQUIRE(aligned.exit_code == 0, aligned.err);
+  // Threads force-decode whole mini-batches each: the same links, byte for byte.
+  const auto threaded = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt, "--threads",
+                                         "3", "--mini-batch", "7", "--mode", "soft"});
+  const auto single = rt::run_process({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt, "--mini-batch",
+                                       "7", "--mode", "soft"});
+  BOOST_TEST_REQUIRE(threaded.exit_code == 0, threaded.err);
+  BOOST_TEST((threaded.out == single.out));
   const auto scored = rt::run_process({rt::tool_path("nmt-align"), "eval", "-g", gold_file, "-a", out});
   BOOST_TEST_REQUIRE(scored.exit_code == 0, scored.err);
   BOOST_TEST_MESSAGE(scored.out);
@@ -263,6 +270,41 @@ BOOST_AUTO_TEST_CASE(ibm2_aligns_both_ways_source_first_and_refuses_empty_lines)
   const auto r = rt::run_process({rt::tool_path("nmt-align"), "ibm2", "-s", two, "-t", empty});
   BOOST_TEST(r.exit_code == 1);
   BOOST_TEST(r.err.find(empty + ":2: is empty") != std::string::npos, r.err);
+}
+
+// ibm2 --threads and --cache-mb change nothing in the output; lines of up to 4,000 words
+// are read (real corpora have 1,000-word lines), longer ones are an error naming the line.
+BOOST_AUTO_TEST_CASE(ibm2_output_is_the_same_on_any_threads_and_cache_and_reads_long_lines) {
+  rt::TempDir dir;
+  rnnsearch::util::Rng rng(5);
+  std::string source, target;
+  for (int k = 0; k < 3000; ++k) {
+    const int length = 1 + static_cast<int>(rng.below(k == 1234 ? 1500 : 25));
+    for (int w = 0; w < length; ++w) {
+      const auto word = rng.below(60);
+      source += (w ? " e" : "e") + std::to_string(word);
+      target += (w ? " f" : "f") + std::to_string((word * 7) % 60);
+    }
+    source += '\n';
+    target += '\n';
+  }
+  const auto s = dir.write("s", source), t = dir.write("t", target);
+  std::string first;
+  for (const std::vector<std::string> options : std::vector<std::vector<std::string>>{
+           {"--threads", "1"}, {"--threads", "2"}, {"--threads", "3", "--cache-mb", "0"}, {"--threads", "2", "--cache-mb", "1"}}) {
+    std::vector<std::string> argv{rt::tool_path("nmt-align"), "ibm2", "-s", s, "-t", t, "-q"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    const auto r = rt::run_process(argv);
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    if (first.empty()) first = r.out;
+    BOOST_TEST((r.out == first), options[1] + (options.size() > 2 ? " cache " + options[3] : ""));
+  }
+  std::string long_line;
+  for (int w = 0; w < 4001; ++w) long_line += (w ? " x" : "x");
+  const auto too_long = dir.write("long", "a b\n" + long_line + "\n"), two = dir.write("two", "a b\nc d\n");
+  const auto r = rt::run_process({rt::tool_path("nmt-align"), "ibm2", "-s", too_long, "-t", two});
+  BOOST_TEST(r.exit_code == 1);
+  BOOST_TEST(r.err.find(too_long + ":2: 4001 pieces, more than nmt-align reads (4000)") != std::string::npos, r.err);
 }
 
 BOOST_AUTO_TEST_CASE(extraction_rules_are_checked) {

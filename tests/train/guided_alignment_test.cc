@@ -41,7 +41,8 @@ double attention_aer(const std::string& path, const std::vector<demo::SentencePa
   align::ExtractOptions options;
   options.rules.hard = true;  // each target piece to its most attended source piece
   options.weights = weights;
-  const auto lines = align::extract_alignments(*loaded.model, loaded.source_vocabulary, loaded.target_vocabulary,
+  model::Replicas replicas(*loaded.model, 1);
+  const auto lines = align::extract_alignments(replicas, loaded.source_vocabulary, loaded.target_vocabulary,
                                                sources, targets, options);
   align::AlignmentScores scores;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
