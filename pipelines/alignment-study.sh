@@ -93,7 +93,7 @@ for direction in forward reverse; do
   record "$direction" "$work/$direction" > /dev/null
 done
 
-for heuristic in intersect union grow-diag grow-diag-final grow-diag-final-and; do
+for heuristic in intersect union grow-diag grow-diag-final grow-diag-final-and grow-diag-and; do
   "$ALIGN" symmetrize -i "$work/forward" -j "$work/reverse" -c "$heuristic" -o "$work/$heuristic"
   record "$heuristic" "$work/$heuristic" > /dev/null
 done

@@ -1,11 +1,15 @@
-# Included by Makefile.pipeline for CONFIG=hansards-align: attention word alignments on
-# the English-French Hansards against the HLT-NAACL 2003 gold links, beside fast_align's
-# model (nmt-align ibm2) on the same data (README "Word alignments on the Hansards").
+# Included by Makefile.pipeline for CONFIG=hansards-align and CONFIG=hansard36-align:
+# attention word alignments on English-French Hansards against the HLT-NAACL 2003 gold
+# links, beside fast_align's model (nmt-align ibm2) on the same data (README "Word
+# alignments on the Hansards" and "Word alignments at scale").
 #
-#   make -f Makefile.pipeline hansards-align        the whole study, about 1 hour with -j2
+#   make -f Makefile.pipeline -j2 hansards-align    48,959 pairs, about 1 hour
+#   make -f Makefile.pipeline -j2 hansard36-align   1,021,889 pairs, about 2 hours
 #
-# Stages: the corpus prepared as $(HANSARDS_DIR)/README.md describes (tokenized, lowercased,
-# accents folded; the 37 dev and 447 test sentences appended) -> joint BPE -> IBM Model 2
+# Stages: the corpus $(ALIGN_CORPUS).{en,fr}.gz tokenized (ALIGN_TOKENIZE_OPTS, and
+# ALIGN_TOKENIZE_OPTS_<language>), the 37 dev and 447 test sentences appended, all lines
+# normalized alike (ALIGN_NORMALIZE_OPTS: for hansards-align lowercased and accents folded
+# as $(HANSARDS_DIR)/README.md prepares it for fast_align) -> joint BPE -> IBM Model 2
 # both ways and its symmetrizations -> an En->Fr and a Fr->En model trained without
 # guidance (ROUND1_MINUTES) -> each fine-tuned with guided alignment towards the IBM
 # links (GUIDE_SYMMETRIZATION, GUIDED_MINUTES) -> an alignment head (nmt-train
@@ -13,10 +17,12 @@
 # same links over each frozen guided model (HEAD_MINUTES) -> pipelines/alignment-study.sh
 # on the three pairs of models (every extraction rule chosen on dev) -> the report.
 
-HANSARDS_DIR ?= $(NMT_SHARED)/data/hansards
+HANSARDS_DIR         ?= $(NMT_SHARED)/data/hansards
+ALIGN_CORPUS         ?= $(HANSARDS_DIR)/hansards
+ALIGN_TOKENIZE_OPTS  ?= --no-escape
+ALIGN_NORMALIZE_OPTS ?= --lowercase --fold-accents
 GOLD_LINES   := 484
 DEV_LINES    := 37
-H_CORPUS_CONF := $(call options_file,hansards-corpus,$(HANSARDS_DIR))
 H_TRAIN_CONF  := $(call options_file,hansards-train,$(MODEL_OPTS) $(ALIGN_TRAIN_OPTS) $(ROUND1_MINUTES))
 H_GUIDE_CONF  := $(call options_file,hansards-guide,$(GUIDE_SYMMETRIZATION) $(GUIDE_WEIGHT) $(GUIDED_MINUTES))
 H_HEAD_CONF   := $(call options_file,hansards-head,$(HEAD_DIM) $(HEAD_MINUTES))
@@ -26,14 +32,21 @@ hansards-report: $(OUT)/alignment-report.txt
 	@cat $<
 
 # ---- Data ----------------------------------------------------------------------------
-# Corpus lines tokenized, then (as the gold sentences, which come tokenized) lowercased
-# and accent-folded; the dev then test sentences after the corpus.
-$(OUT)/tok/train.%: $(HANSARDS_DIR)/hansards.%.gz $(HANSARDS_DIR)/wpt03/dev.% $(HANSARDS_DIR)/wpt03/test.% \
-    $(BIN)/nmt-tokenize $(H_CORPUS_CONF)
-	@mkdir -p $(@D)
-	{ zcat $< | $(BIN)/nmt-tokenize -l $* --no-escape; cat $(HANSARDS_DIR)/wpt03/dev.$* $(HANSARDS_DIR)/wpt03/test.$*; } | \
-	    $(BIN)/nmt-tokenize --tokenized --lowercase --fold-accents > $@.tmp
-	mv $@.tmp $@
+# prepared_corpus(dir, prefix): dir/tok/train.{SRC,TGT}: the corpus lines tokenized with
+# $(prefix)_TOKENIZE_OPTS and $(prefix)_TOKENIZE_OPTS_<language>, the dev then test gold
+# sentences after them (they come tokenized), and every line normalized alike with
+# $(prefix)_NORMALIZE_OPTS.
+define prepared_corpus
+$(1)/tok/train.%: $(ALIGN_CORPUS).%.gz $(HANSARDS_DIR)/wpt03/dev.% $(HANSARDS_DIR)/wpt03/test.% \
+    $(BIN)/nmt-tokenize $(call options_file,$(2)-corpus,$(HANSARDS_DIR) $(ALIGN_CORPUS) $($(2)_TOKENIZE_OPTS) \
+    en: $($(2)_TOKENIZE_OPTS_en) fr: $($(2)_TOKENIZE_OPTS_fr) $($(2)_NORMALIZE_OPTS))
+	@mkdir -p $$(@D)
+	{ zcat $$< | $(BIN)/nmt-tokenize -l $$* $$($(2)_TOKENIZE_OPTS) $$($(2)_TOKENIZE_OPTS_$$*) --threads $(THREADS) -q; \
+	  cat $(HANSARDS_DIR)/wpt03/dev.$$* $(HANSARDS_DIR)/wpt03/test.$$*; } | \
+	    $(BIN)/nmt-tokenize -l $$* --tokenized $$($(2)_NORMALIZE_OPTS) --threads $(THREADS) -q > $$@.tmp
+	mv $$@.tmp $$@
+endef
+$(eval $(call prepared_corpus,$(OUT),ALIGN))
 
 # The study's data: the appended lines, BPE'd, split into dev and test, with their gold.
 $(OUT)/gold/dev.% $(OUT)/gold/test.%: $(OUT)/bpe/train.%
@@ -51,31 +64,55 @@ $(OUT)/gold/test.gold: $(HANSARDS_DIR)/wpt03/test.gold.en-fr
 	@mkdir -p $(@D)
 	cp $< $@
 
-GOLD_DATA := $(foreach s,dev test,$(foreach x,$(SRC) $(TGT) gold,$(OUT)/gold/$(s).$(x)))
+GOLD_LINKS := $(OUT)/gold/dev.gold $(OUT)/gold/test.gold
+GOLD_DATA := $(foreach s,dev test,$(foreach x,$(SRC) $(TGT),$(OUT)/gold/$(s).$(x))) $(GOLD_LINKS)
 
 # ---- IBM Model 2 (fast_align -d -o -v) over the tokenized words ----------------------
-$(OUT)/ibm2/forward: $(OUT)/tok/train.$(SRC) $(OUT)/tok/train.$(TGT) $(BIN)/nmt-align
-	@mkdir -p $(@D) $(OUT)/log
-	{ time $(BIN)/nmt-align ibm2 -s $(OUT)/tok/train.$(SRC) -t $(OUT)/tok/train.$(TGT) -o $@; } 2> $(OUT)/log/ibm2.forward.log
+# ibm2_links(dir): dir/ibm2/{forward,reverse} and their symmetrizations, from
+# dir/tok/train.*, and dir/ibm2/study.txt, their scores on the gold lines.
+ALIGN_SYMMETRIZATIONS := $(SYMMETRIZATIONS) grow-diag-and
+define ibm2_links
+$(1)/ibm2/forward: $(1)/tok/train.$(SRC) $(1)/tok/train.$(TGT) $(BIN)/nmt-align
+	@mkdir -p $$(@D) $(1)/log
+	{ time $(BIN)/nmt-align ibm2 -s $(1)/tok/train.$(SRC) -t $(1)/tok/train.$(TGT) -o $$@; } 2> $(1)/log/ibm2.forward.log
 
-$(OUT)/ibm2/reverse: $(OUT)/tok/train.$(SRC) $(OUT)/tok/train.$(TGT) $(BIN)/nmt-align
-	@mkdir -p $(@D) $(OUT)/log
-	{ time $(BIN)/nmt-align ibm2 -r -s $(OUT)/tok/train.$(SRC) -t $(OUT)/tok/train.$(TGT) -o $@; } 2> $(OUT)/log/ibm2.reverse.log
+$(1)/ibm2/reverse: $(1)/tok/train.$(SRC) $(1)/tok/train.$(TGT) $(BIN)/nmt-align
+	@mkdir -p $$(@D) $(1)/log
+	{ time $(BIN)/nmt-align ibm2 -r -s $(1)/tok/train.$(SRC) -t $(1)/tok/train.$(TGT) -o $$@; } 2> $(1)/log/ibm2.reverse.log
 
-$(foreach h,$(SYMMETRIZATIONS),$(OUT)/ibm2/$(h)): $(OUT)/ibm2/%: $(OUT)/ibm2/forward $(OUT)/ibm2/reverse
-	$(BIN)/nmt-align symmetrize -i $(OUT)/ibm2/forward -j $(OUT)/ibm2/reverse -c $* -o $@
+$(foreach h,$(ALIGN_SYMMETRIZATIONS),$(1)/ibm2/$(h)): $(1)/ibm2/%: $(1)/ibm2/forward $(1)/ibm2/reverse
+	$(BIN)/nmt-align symmetrize -i $(1)/ibm2/forward -j $(1)/ibm2/reverse -c $$* -o $$@
 
-# P, R and AER of the IBM links on the dev and test lines, as the study prints them.
-$(OUT)/ibm2/study.txt: $(foreach a,forward reverse $(SYMMETRIZATIONS),$(OUT)/ibm2/$(a)) $(GOLD_DATA)
-	{ printf '%-58s %8s %8s %8s %8s\n' "alignment" "dev AER" "test P" "test R" "test AER"; \
-	  for a in forward reverse $(SYMMETRIZATIONS); do \
-	    dev=$$(tail -n $(GOLD_LINES) $(OUT)/ibm2/$$a | sed -n 1,$(DEV_LINES)p | \
-	      $(BIN)/nmt-align eval -g $(OUT)/gold/dev.gold -a /dev/stdin | awk '/^AER/ {print $$2}'); \
-	    tail -n $$(($(GOLD_LINES) - $(DEV_LINES))) $(OUT)/ibm2/$$a | \
-	      $(BIN)/nmt-align eval -g $(OUT)/gold/test.gold -a /dev/stdin | \
-	      awk -v a=$$a -v d=$$dev '/^precision/ {p=$$2} /^recall/ {r=$$2} /^AER/ {e=$$2} \
-	                               END {printf "%-58s %8s %8s %8s %8s\n", a, d, p, r, e}'; \
-	  done; } > $@.tmp
+$(1)/ibm2/study.txt: $(foreach a,forward reverse $(ALIGN_SYMMETRIZATIONS),$(1)/ibm2/$(a)) $(GOLD_LINKS) \
+    pipelines/alignment-scores.sh
+	NMT_BIN=$(BIN) pipelines/alignment-scores.sh -d $(OUT)/gold/dev.gold -t $(OUT)/gold/test.gold \
+	    $(foreach a,forward reverse $(ALIGN_SYMMETRIZATIONS),$(a)=$(1)/ibm2/$(a)) > $$@.tmp
+	mv $$@.tmp $$@
+endef
+$(eval $(call ibm2_links,$(OUT)))
+
+# ---- What the preparation choices cost (target prep-report) ---------------------------
+# Each of PREP_VARIANTS (a name, its options in PREP_<name>_TOKENIZE_OPTS[_<language>] and
+# PREP_<name>_NORMALIZE_OPTS) prepares the corpus its own way and runs IBM Model 2 both
+# ways; the report sets their scores beside the recipe's own preparation.
+$(foreach v,$(PREP_VARIANTS),$(eval $(call prepared_corpus,$(OUT)/prep/$(v),PREP_$(v)))$(eval $(call ibm2_links,$(OUT)/prep/$(v))))
+
+PREP_ROWS := forward reverse intersect grow-diag grow-diag-final-and grow-diag-and
+.PHONY: prep-report
+prep-report: $(OUT)/prep/report.txt
+	@cat $<
+
+$(OUT)/prep/report.txt: $(OUT)/ibm2/study.txt $(foreach v,$(PREP_VARIANTS),$(OUT)/prep/$(v)/ibm2/study.txt)
+	{ echo "== $(CONFIG): IBM Model 2 (nmt-align ibm2) under each preparation of the corpus, dev AER / test AER"; \
+	  printf '%-16s' preparation; for r in $(PREP_ROWS); do printf ' %21s' $$r; done; echo; \
+	  for v in recipe $(PREP_VARIANTS); do \
+	    f=$(OUT)/prep/$$v/ibm2/study.txt; [ $$v = recipe ] && f=$(OUT)/ibm2/study.txt; \
+	    printf '%-16s' $$v; \
+	    for r in $(PREP_ROWS); do awk -v r=$$r '$$1 == r {printf " %10s/%-10s", $$2, $$5}' $$f; done; echo; \
+	  done; \
+	  echo "-- the recipe: tokenize $(ALIGN_TOKENIZE_OPTS), fr: $(ALIGN_TOKENIZE_OPTS_fr), then $(ALIGN_NORMALIZE_OPTS)"; \
+	  $(foreach v,$(PREP_VARIANTS),echo "-- $(v): tokenize $(PREP_$(v)_TOKENIZE_OPTS), fr: $(PREP_$(v)_TOKENIZE_OPTS_fr)," \
+	    "then $(PREP_$(v)_NORMALIZE_OPTS)";) } > $@.tmp
 	mv $@.tmp $@
 
 # The guide of the En->Fr model, and the same links target first for Fr->En.
@@ -126,9 +163,9 @@ $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $
 
 # The final variants of each system (each direction with its dev-chosen rules, the
 # symmetrizations, the soft combination) and the training time of every model.
-FINAL_ROWS := '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and|combine) '
+FINAL_ROWS := '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and|grow-diag-and|combine) '
 $(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,unguided guided head,$(OUT)/study.$(s)/study.txt)
-	{ echo "== hansards-align: $(SRC)-$(TGT) word alignments, $(HANSARDS_DIR)/wpt03 gold" \
+	{ echo "== $(CONFIG): $(SRC)-$(TGT) word alignments, $(HANSARDS_DIR)/wpt03 gold" \
 	       "(dev $(DEV_LINES) sentences chooses, test $$(($(GOLD_LINES) - $(DEV_LINES))) reports)"; \
 	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v), guide = $(GUIDE_SYMMETRIZATION):"; \
 	  cat $(OUT)/ibm2/study.txt; \
