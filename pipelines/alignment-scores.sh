@@ -35,7 +35,8 @@ for pair in "$@"; do
   need_file file "$file"
   [ "$(wc -l < "$file")" -ge $((dev_lines + test_lines)) ] ||
     { echo "alignment-scores.sh: $file has fewer lines than the $((dev_lines + test_lines)) gold sentences" >&2; exit 1; }
-  dev=($(tail -n $((dev_lines + test_lines)) "$file" | head -n "$dev_lines" | score "$dev_gold"))
+  # sed, not head: head would leave tail writing to a closed pipe (SIGPIPE under pipefail).
+  dev=($(tail -n $((dev_lines + test_lines)) "$file" | sed -n "1,${dev_lines}p" | score "$dev_gold"))
   test=($(tail -n "$test_lines" "$file" | score "$test_gold"))
   printf '%-58s %8s %8s %8s %8s\n' "$name" "${dev[2]}" "${test[0]}" "${test[1]}" "${test[2]}"
 done

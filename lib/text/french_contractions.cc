@@ -67,8 +67,9 @@ std::string expand_french_contractions(std::string_view tokenized_line) {
   out.reserve(tokenized_line.size() + 16);
   for (std::size_t i = 0; i < words.size(); ++i) {
     if (i > 0) out += ' ';
-    const bool in_compound = (i > 0 && words[i - 1] == kHyphenMark) ||
-                             (i + 1 < words.size() && words[i + 1] == kHyphenMark);
+    // A compound starts here ("au @-@ dessus"); after a hyphen ("juridictions @-@ des
+    // permis", a dash written as a hyphen) the word stands alone.
+    const bool in_compound = i + 1 < words.size() && words[i + 1] == kHyphenMark;
     const std::string lower = lowercase(words[i]);
     const Expansion* e = in_compound ? nullptr : find_expansion(lower);
     if (e == nullptr) {

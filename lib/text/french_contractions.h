@@ -4,8 +4,8 @@
 // "c'" -> "ce") and every article contracted with a preposition split ("du" -> "de le",
 // "des" -> "de les", "au" -> "à le", "aux" -> "à les"), mechanically, as the gold does
 // ("s' il" -> "se il", "des" as an article -> "de les"). Words not in the list keep their
-// apostrophe ("aujourd' hui"). A word joined to a hyphen mark ("au @-@ dessus") is part of
-// a compound and is kept. The text is tokenized (Moses -l fr puts the apostrophe on the
+// apostrophe ("aujourd' hui"). A word followed by a hyphen mark ("au @-@ dessus") starts a
+// compound and is kept. The text is tokenized (Moses -l fr puts the apostrophe on the
 // left word: "l' homme"); a capital first letter, or a word in capitals, keeps its case.
 #include <string>
 #include <string_view>

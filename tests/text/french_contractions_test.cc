@@ -26,6 +26,8 @@ BOOST_AUTO_TEST_CASE(writes_elisions_and_contractions_out_as_the_gold_does) {
 BOOST_AUTO_TEST_CASE(keeps_other_apostrophes_and_compounds) {
   BOOST_TEST(expand_french_contractions("aujourd' hui , presqu' île") == "aujourd' hui , presqu' île");
   BOOST_TEST(expand_french_contractions("au @-@ dessus des @-@ x du") == "au @-@ dessus des @-@ x de le");
+  // A dash written as a hyphen ("juridictions-des permis") does not make a compound.
+  BOOST_TEST(expand_french_contractions("juridictions @-@ des permis") == "juridictions @-@ de les permis");
   BOOST_TEST(expand_french_contractions("dual au pied") == "dual à le pied");
   BOOST_TEST(expand_french_contractions("") == "");
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# make -f Makefile.pipeline hansard36-align and hansard36-align-prep, shrunk (the first
+# 1,500 hansard36 pairs, tiny models, a few dozen updates, one preparation variant), to
+# test the plumbing, not the scores:
+#   - the corpus is written in the gold's spelling: French contractions written out
+#     ("du", "des", "au", "aux", "l'" never stand alone), hyphens split as a plain "-",
+#     lowercase, accents kept; the gold sentences keep their tokens;
+#   - the report has IBM Model 2 rows with grow-diag-and, and unguided, guided and head rows;
+#   - the preparation report has the recipe's row and the variant's, with dev and test AER;
+#   - a second run does nothing.
+# Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
+set -euo pipefail
+source "$(dirname "$0")/test_env.sh"
+gold=${NMT_SHARED:?}/data/hansards
+require_shared "$NMT_SHARED/data/hansard36/train.en.gz"
+require_shared "$gold/wpt03/test.gold.en-fr"
+
+mkdir -p "$work/hansard36"
+for l in en fr; do zcat "$NMT_SHARED/data/hansard36/train.$l.gz" | sed -n 1,1500p | gzip > "$work/hansard36/train.$l.gz"; done
+vars=(BUILD="$build" CONFIG=hansard36-align HANSARD36_DIR="$work/hansard36" BPE_MERGES=500 ROUND1_MINUTES=5
+      GUIDED_MINUTES=5 HEAD_DIM=8 HEAD_MINUTES=5 PREP_VARIANTS=folded
+      "MODEL_OPTS=--dim-emb 16 --dim-enc 16 --dim-dec 32 --dim-att 16 --dim-maxout 16"
+      "ALIGN_TRAIN_OPTS=--mini-batch 32 --max-updates 40 --log-freq 20 --final-model last")
+run() { make --no-print-directory -C "$src" -f Makefile.pipeline "${vars[@]}" OUT="$work/out" "$@"; }
+
+echo "== the shrunk study and the preparation report, -j2"
+run -j2 hansards-report prep-report > "$work/run.out" 2>&1 || { tail -30 "$work/run.out"; fail "hansards-report prep-report"; }
+out=$work/out
+[ "$(wc -l < "$out/tok/train.fr")" -eq $((1500 + 484)) ] || fail "the prepared corpus has the wrong number of lines"
+diff <(cat "$gold/wpt03/dev.fr" "$gold/wpt03/test.fr" | awk '{print NF}') \
+     <(tail -n 484 "$out/tok/train.fr" | awk '{print NF}') > /dev/null || fail "the gold sentences' tokens changed"
+# Files, not pipes into grep -q: grep -q leaves early, and pipefail would count the writer's SIGPIPE.
+corpus_fr=$work/corpus.fr
+head -n 1500 "$out/tok/train.fr" > "$corpus_fr"
+# A contraction may stand only at the start of a compound ("au - dessus").
+grep -qE "(^| )(du|des|au|aux|l'|d'|qu'|n'|c'|s'|j')( [^-]|$)" "$corpus_fr" && fail "a French contraction was left"
+grep -qw 'de le' "$corpus_fr" || fail "no 'de le' in the French corpus"
+grep -q '@-@' "$corpus_fr" && fail "hyphens are marked @-@, not written as the gold's -"
+grep -q 'é' "$corpus_fr" || fail "the accents were folded"
+grep -q '[A-Z]' "$corpus_fr" && fail "the corpus is not lowercased"
+grep -q 'é' "$out/prep/folded/tok/train.fr" && fail "the folded variant kept accents"
+
+report=$out/alignment-report.txt
+grep -q "== hansard36-align" "$report" || fail "the report lacks its title"
+for row in "IBM Model 2" "unguided models" "guided models" "head models" "grow-diag-and" "combine" "training"; do
+  grep -qF "$row" "$report" || fail "the report lacks '$row'"
+done
+[ "$(grep -cE '^grow-diag-and +0\.[0-9]+ ' "$report")" -eq 4 ] || { cat "$report"; fail "grow-diag-and is not scored for each system"; }
+prep=$out/prep/report.txt
+for v in recipe folded; do
+  grep -qE "^$v +0\.[0-9]+/0\.[0-9]+" "$prep" || { cat "$prep"; fail "the preparation report lacks $v"; }
+done
+cmp <(grep -E '^grow-diag-and ' "$out/ibm2/study.txt") <(grep -E '^grow-diag-and ' "$report" | head -n 1) ||
+  fail "the report's IBM grow-diag-and row is not the study's"
+
+echo "== a second run does nothing"
+run -q "$out/alignment-report.txt" "$out/prep/report.txt" || fail "make -q says the reports are not up to date"
+echo "PASS"
