@@ -25,7 +25,8 @@ GOLD_LINES   := 484
 DEV_LINES    := 37
 H_TRAIN_CONF  := $(call options_file,hansards-train,$(MODEL_OPTS) $(ALIGN_TRAIN_OPTS) $(ROUND1_MINUTES))
 H_GUIDE_CONF  := $(call options_file,hansards-guide,$(GUIDE_SYMMETRIZATION) $(GUIDE_WEIGHT) $(GUIDED_MINUTES))
-H_HEAD_CONF   := $(call options_file,hansards-head,$(HEAD_DIM) $(HEAD_MINUTES))
+HEAD_SYMMETRIZATION ?= $(GUIDE_SYMMETRIZATION)
+comma := ,
 
 .PHONY: hansards-report
 hansards-report: $(OUT)/alignment-report.txt
@@ -145,13 +146,29 @@ $(eval $(call align_model,guided,$(SRC),$(TGT),--pretrained-model $(OUT)/unguide
 $(eval $(call align_model,guided,$(TGT),$(SRC),--pretrained-model $(OUT)/unguided.$(REV).bin \
     --guided-alignment $(OUT)/ibm2/guide.$(REV).align --guided-alignment-weight $(GUIDE_WEIGHT),$(GUIDED_MINUTES),\
     $(OUT)/unguided.$(REV).bin $(OUT)/ibm2/guide.$(REV).align $(H_GUIDE_CONF)))
-# The alignment heads: trained alone, on the same links, over the frozen guided models.
-$(eval $(call align_model,head,$(SRC),$(TGT),--pretrained-model $(OUT)/guided.$(FWD).bin --alignment-head $(HEAD_DIM) \
-    --guided-alignment $(OUT)/ibm2/guide.$(FWD).align --guided-alignment-weight 1,$(HEAD_MINUTES),\
-    $(OUT)/guided.$(FWD).bin $(OUT)/ibm2/guide.$(FWD).align $(H_HEAD_CONF)))
-$(eval $(call align_model,head,$(TGT),$(SRC),--pretrained-model $(OUT)/guided.$(REV).bin --alignment-head $(HEAD_DIM) \
-    --guided-alignment $(OUT)/ibm2/guide.$(REV).align --guided-alignment-weight 1,$(HEAD_MINUTES),\
-    $(OUT)/guided.$(REV).bin $(OUT)/ibm2/guide.$(REV).align $(H_HEAD_CONF)))
+# The alignment heads: trained alone over the frozen guided models, on IBM links.
+# head_pair(name, symmetrization, minutes): $(OUT)/name.{FWD,REV}.bin, heads trained for
+# `minutes` on the IBM links of `symmetrization` (target first for the reverse model).
+define head_pair
+$(OUT)/ibm2/guide-$(2).$(FWD).align: $(OUT)/ibm2/$(2)
+	cp $$< $$@
+
+$(OUT)/ibm2/guide-$(2).$(REV).align: $(OUT)/ibm2/$(2)
+	sed -E 's/([0-9]+)-([0-9]+)/\2-\1/g' $$< > $$@.tmp
+	mv $$@.tmp $$@
+
+$(eval $(call align_model,$(1),$(SRC),$(TGT),--pretrained-model $(OUT)/guided.$(FWD).bin --alignment-head $(HEAD_DIM) \
+    --guided-alignment $(OUT)/ibm2/guide-$(2).$(FWD).align --guided-alignment-weight 1,$(3),\
+    $(OUT)/guided.$(FWD).bin $(OUT)/ibm2/guide-$(2).$(FWD).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3))))
+$(eval $(call align_model,$(1),$(TGT),$(SRC),--pretrained-model $(OUT)/guided.$(REV).bin --alignment-head $(HEAD_DIM) \
+    --guided-alignment $(OUT)/ibm2/guide-$(2).$(REV).align --guided-alignment-weight 1,$(3),\
+    $(OUT)/guided.$(REV).bin $(OUT)/ibm2/guide-$(2).$(REV).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3))))
+endef
+$(eval $(call head_pair,head,$(HEAD_SYMMETRIZATION),$(HEAD_MINUTES)))
+# More heads to compare (HEAD_VARIANTS names, each with HEAD_<name>_SYMMETRIZATION and
+# HEAD_<name>_MINUTES), in the report after the recipe's.
+$(foreach h,$(HEAD_VARIANTS),$(eval $(call head_pair,$(h),$(HEAD_$(h)_SYMMETRIZATION),$(HEAD_$(h)_MINUTES))))
+STUDIES := unguided guided head $(HEAD_VARIANTS)
 
 # ---- The study: extraction rules chosen on dev, every variant scored on test ---------
 $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $(BIN)/nmt-align \
@@ -164,18 +181,19 @@ $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $
 # The final variants of each system (each direction with its dev-chosen rules, the
 # symmetrizations, the soft combination) and the training time of every model.
 FINAL_ROWS := '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and|grow-diag-and|combine) '
-$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,unguided guided head,$(OUT)/study.$(s)/study.txt)
+$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,$(STUDIES),$(OUT)/study.$(s)/study.txt)
 	{ echo "== $(CONFIG): $(SRC)-$(TGT) word alignments, $(HANSARDS_DIR)/wpt03 gold" \
 	       "(dev $(DEV_LINES) sentences chooses, test $$(($(GOLD_LINES) - $(DEV_LINES))) reports)"; \
-	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v), guide = $(GUIDE_SYMMETRIZATION):"; \
+	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v); guides: guided models $(GUIDE_SYMMETRIZATION)," \
+	       "heads $(HEAD_SYMMETRIZATION)$(foreach h,$(HEAD_VARIANTS),$(comma) $(h) $(HEAD_$(h)_SYMMETRIZATION)):"; \
 	  cat $(OUT)/ibm2/study.txt; \
-	  for s in unguided guided head; do \
+	  for s in $(STUDIES); do \
 	    echo "-- attention, $$s models (rules: forward $$(cat $(OUT)/study.$$s/rules.forward)," \
 	         "reverse $$(cat $(OUT)/study.$$s/rules.reverse), combine threshold $$(cat $(OUT)/study.$$s/combine.threshold)):"; \
 	    head -n 1 $(OUT)/study.$$s/study.txt; grep -E $(FINAL_ROWS) $(OUT)/study.$$s/study.txt; \
 	  done; \
 	  echo "-- training (wall time from the logs):"; \
-	  for m in unguided.$(FWD) unguided.$(REV) guided.$(FWD) guided.$(REV) head.$(FWD) head.$(REV); do \
+	  for m in $(foreach s,$(STUDIES),$(s).$(FWD) $(s).$(REV)); do \
 	    echo "$$m: $$(grep -E '^training ended' $(OUT)/log/$$m.log | tail -n 1)"; done; \
-	  echo "-- every rule tried: $(OUT)/study.{unguided,guided,head}/study.txt"; } > $@.tmp
+	  echo "-- every rule tried: $(foreach s,$(STUDIES),$(OUT)/study.$(s)/study.txt)"; } > $@.tmp
 	mv $@.tmp $@
