@@ -147,8 +147,10 @@ $(eval $(call align_model,guided,$(TGT),$(SRC),--pretrained-model $(OUT)/unguide
     --guided-alignment $(OUT)/ibm2/guide.$(REV).align --guided-alignment-weight $(GUIDE_WEIGHT),$(GUIDED_MINUTES),\
     $(OUT)/unguided.$(REV).bin $(OUT)/ibm2/guide.$(REV).align $(H_GUIDE_CONF)))
 # The alignment heads: trained alone over the frozen guided models, on IBM links.
-# head_pair(name, symmetrization, minutes): $(OUT)/name.{FWD,REV}.bin, heads trained for
-# `minutes` on the IBM links of `symmetrization` (target first for the reverse model).
+# head_pair(name, symmetrization, minutes, base): $(OUT)/name.{FWD,REV}.bin, heads trained
+# for `minutes` on the IBM links of `symmetrization` (target first for the reverse
+# model) over $(OUT)/base.*.bin: a guided model (a new head), or a head model (its head
+# trained on, with a new optimizer state).
 define head_pair
 $(OUT)/ibm2/guide-$(2).$(FWD).align: $(OUT)/ibm2/$(2)
 	cp $$< $$@
@@ -157,17 +159,18 @@ $(OUT)/ibm2/guide-$(2).$(REV).align: $(OUT)/ibm2/$(2)
 	sed -E 's/([0-9]+)-([0-9]+)/\2-\1/g' $$< > $$@.tmp
 	mv $$@.tmp $$@
 
-$(eval $(call align_model,$(1),$(SRC),$(TGT),--pretrained-model $(OUT)/guided.$(FWD).bin --alignment-head $(HEAD_DIM) \
+$(eval $(call align_model,$(1),$(SRC),$(TGT),--pretrained-model $(OUT)/$(4).$(FWD).bin --alignment-head $(HEAD_DIM) \
     --guided-alignment $(OUT)/ibm2/guide-$(2).$(FWD).align --guided-alignment-weight 1,$(3),\
-    $(OUT)/guided.$(FWD).bin $(OUT)/ibm2/guide-$(2).$(FWD).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3))))
-$(eval $(call align_model,$(1),$(TGT),$(SRC),--pretrained-model $(OUT)/guided.$(REV).bin --alignment-head $(HEAD_DIM) \
+    $(OUT)/$(4).$(FWD).bin $(OUT)/ibm2/guide-$(2).$(FWD).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3)$(if $(filter-out guided,$(4)), $(4)))))
+$(eval $(call align_model,$(1),$(TGT),$(SRC),--pretrained-model $(OUT)/$(4).$(REV).bin --alignment-head $(HEAD_DIM) \
     --guided-alignment $(OUT)/ibm2/guide-$(2).$(REV).align --guided-alignment-weight 1,$(3),\
-    $(OUT)/guided.$(REV).bin $(OUT)/ibm2/guide-$(2).$(REV).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3))))
+    $(OUT)/$(4).$(REV).bin $(OUT)/ibm2/guide-$(2).$(REV).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3)$(if $(filter-out guided,$(4)), $(4)))))
 endef
-$(eval $(call head_pair,head,$(HEAD_SYMMETRIZATION),$(HEAD_MINUTES)))
-# More heads to compare (HEAD_VARIANTS names, each with HEAD_<name>_SYMMETRIZATION and
-# HEAD_<name>_MINUTES), in the report after the recipe's.
-$(foreach h,$(HEAD_VARIANTS),$(eval $(call head_pair,$(h),$(HEAD_$(h)_SYMMETRIZATION),$(HEAD_$(h)_MINUTES))))
+$(eval $(call head_pair,head,$(HEAD_SYMMETRIZATION),$(HEAD_MINUTES),guided))
+# More heads to compare (HEAD_VARIANTS names, each with HEAD_<name>_SYMMETRIZATION,
+# HEAD_<name>_MINUTES and HEAD_<name>_BASE, by default guided), in the report after the
+# recipe's.
+$(foreach h,$(HEAD_VARIANTS),$(eval $(call head_pair,$(h),$(HEAD_$(h)_SYMMETRIZATION),$(HEAD_$(h)_MINUTES),$(or $(HEAD_$(h)_BASE),guided))))
 STUDIES := unguided guided head $(HEAD_VARIANTS)
 
 # ---- The study: extraction rules chosen on dev, every variant scored on test ---------
