@@ -5,7 +5,8 @@
 #   - the corpus is written in the gold's spelling: French contractions written out
 #     ("du", "des", "au", "aux", "l'" never stand alone), hyphens split as a plain "-",
 #     lowercase, accents kept; the gold sentences keep their tokens;
-#   - the report has IBM Model 2 rows with grow-diag-and, and unguided, guided and head rows;
+#   - the report has IBM Model 2 rows with grow-diag-and, and unguided, guided and head rows,
+#     and those of a head variant trained on from the heads (HEAD_VARIANTS);
 #   - the preparation report has the recipe's row and the variant's, with dev and test AER;
 #   - a second run does nothing.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
@@ -18,7 +19,8 @@ require_shared "$gold/wpt03/test.gold.en-fr"
 mkdir -p "$work/hansard36"
 for l in en fr; do zcat "$NMT_SHARED/data/hansard36/train.$l.gz" | sed -n 1,1500p | gzip > "$work/hansard36/train.$l.gz"; done
 vars=(BUILD="$build" CONFIG=hansard36-align HANSARD36_DIR="$work/hansard36" BPE_MERGES=500 ROUND1_MINUTES=5
-      GUIDED_MINUTES=5 HEAD_DIM=8 HEAD_MINUTES=5 PREP_VARIANTS=folded
+      GUIDED_MINUTES=5 HEAD_DIM=8 HEAD_MINUTES=5 PREP_VARIANTS=folded HEAD_VARIANTS=again
+      HEAD_again_SYMMETRIZATION=grow-diag-and HEAD_again_MINUTES=5 HEAD_again_BASE=head
       "MODEL_OPTS=--dim-emb 16 --dim-enc 16 --dim-dec 32 --dim-att 16 --dim-maxout 16"
       "ALIGN_TRAIN_OPTS=--mini-batch 32 --max-updates 40 --log-freq 20 --final-model last")
 run() { make --no-print-directory -C "$src" -f Makefile.pipeline "${vars[@]}" OUT="$work/out" "$@"; }
@@ -42,10 +44,13 @@ grep -q 'é' "$out/prep/folded/tok/train.fr" && fail "the folded variant kept ac
 
 report=$out/alignment-report.txt
 grep -q "== hansard36-align" "$report" || fail "the report lacks its title"
-for row in "IBM Model 2" "unguided models" "guided models" "head models" "grow-diag-and" "combine" "training"; do
+for row in "IBM Model 2" "unguided models" "guided models" "head models" "again models" "grow-diag-and" "combine" \
+           "training" "again.fr-en: training ended"; do
   grep -qF "$row" "$report" || fail "the report lacks '$row'"
 done
-[ "$(grep -cE '^grow-diag-and +0\.[0-9]+ ' "$report")" -eq 4 ] || { cat "$report"; fail "grow-diag-and is not scored for each system"; }
+[ "$(grep -cE '^grow-diag-and +0\.[0-9]+ ' "$report")" -eq 5 ] || { cat "$report"; fail "grow-diag-and is not scored for each system"; }
+grep -qF -- "--pretrained-model $out/head.en-fr.bin --alignment-head 8 --guided-alignment $out/ibm2/guide-grow-diag-and.en-fr.align" \
+  "$work/run.out" || fail "the head variant is not trained on from the heads with the grow-diag-and links"
 prep=$out/prep/report.txt
 for v in recipe folded; do
   grep -qE "^$v +0\.[0-9]+/0\.[0-9]+" "$prep" || { cat "$prep"; fail "the preparation report lacks $v"; }
