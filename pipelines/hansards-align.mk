@@ -184,7 +184,10 @@ $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $
 # The final variants of each system (each direction with its dev-chosen rules, the
 # symmetrizations, the soft combination) and the training time of every model.
 FINAL_ROWS := '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and|grow-diag-and|combine) '
-$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,$(STUDIES),$(OUT)/study.$(s)/study.txt)
+# The list of studies is a prerequisite too: with .SECONDARY, a missing study of a newly
+# listed head variant would not otherwise make the report out of date.
+$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,$(STUDIES),$(OUT)/study.$(s)/study.txt) \
+    $(call options_file,hansards-report,$(STUDIES))
 	{ echo "== $(CONFIG): $(SRC)-$(TGT) word alignments, $(HANSARDS_DIR)/wpt03 gold" \
 	       "(dev $(DEV_LINES) sentences chooses, test $$(($(GOLD_LINES) - $(DEV_LINES))) reports)"; \
 	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v); guides: guided models $(GUIDE_SYMMETRIZATION)," \
