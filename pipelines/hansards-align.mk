@@ -181,13 +181,38 @@ $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $
 	    -d $(OUT)/gold -s $(SRC) -t $(TGT) -o $(@D).tmp > /dev/null
 	mv $(@D).tmp $(@D)
 
+# ---- Two aligners together ------------------------------------------------------------
+# The soft combination of the MIX_STUDY models (their dev-chosen threshold) and IBM Model 2's
+# intersect or grow-diag-and links, merged by each of MIX_HEURISTICS as if they were the two
+# directions of one aligner; the best on dev is the row "chosen".
+MIX_STUDY      ?= head
+MIX_HEURISTICS := union intersect grow-diag grow-diag-and
+MIX_IBM2       := intersect grow-diag-and
+MIX_CONF       := $(call options_file,hansards-mix,$(MIX_STUDY))
+$(OUT)/mix/study.txt: $(OUT)/study.$(MIX_STUDY)/study.txt $(foreach i,$(MIX_IBM2),$(OUT)/ibm2/$(i)) $(GOLD_LINKS) \
+    pipelines/alignment-scores.sh $(MIX_CONF)
+	rm -rf $(@D).tmp
+	mkdir -p $(@D).tmp
+	for i in $(MIX_IBM2); do \
+	  tail -n $(GOLD_LINES) $(OUT)/ibm2/$$i > $(@D).tmp/ibm2.$$i; \
+	  for h in $(MIX_HEURISTICS); do \
+	    $(BIN)/nmt-align symmetrize -i $(OUT)/study.$(MIX_STUDY)/work/combine -j $(@D).tmp/ibm2.$$i -c $$h \
+	        -o $(@D).tmp/$$i.$$h; \
+	  done; \
+	done
+	NMT_BIN=$(BIN) pipelines/alignment-scores.sh -d $(OUT)/gold/dev.gold -t $(OUT)/gold/test.gold \
+	    $(foreach i,$(MIX_IBM2),$(foreach h,$(MIX_HEURISTICS),$(MIX_STUDY)-combine+ibm2-$(i)_by_$(h)=$(@D).tmp/$(i).$(h))) \
+	    > $(@D).tmp/study.txt
+	tail -n +2 $(@D).tmp/study.txt | sort -s -g -k2,2 | head -n 1 | sed 's/^[^ ]*/chosen/' >> $(@D).tmp/study.txt
+	mv $(@D).tmp $(@D)
+
 # The final variants of each system (each direction with its dev-chosen rules, the
 # symmetrizations, the soft combination) and the training time of every model.
 FINAL_ROWS := '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and|grow-diag-and|combine) '
 # The list of studies is a prerequisite too: with .SECONDARY, a missing study of a newly
 # listed head variant would not otherwise make the report out of date.
 $(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,$(STUDIES),$(OUT)/study.$(s)/study.txt) \
-    $(call options_file,hansards-report,$(STUDIES))
+    $(OUT)/mix/study.txt $(call options_file,hansards-report,$(STUDIES))
 	{ echo "== $(CONFIG): $(SRC)-$(TGT) word alignments, $(HANSARDS_DIR)/wpt03 gold" \
 	       "(dev $(DEV_LINES) sentences chooses, test $$(($(GOLD_LINES) - $(DEV_LINES))) reports)"; \
 	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v); guides: guided models $(GUIDE_SYMMETRIZATION)," \
@@ -198,6 +223,8 @@ $(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,$(STUDIES),$(OUT)
 	         "reverse $$(cat $(OUT)/study.$$s/rules.reverse), combine threshold $$(cat $(OUT)/study.$$s/combine.threshold)):"; \
 	    head -n 1 $(OUT)/study.$$s/study.txt; grep -E $(FINAL_ROWS) $(OUT)/study.$$s/study.txt; \
 	  done; \
+	  echo "-- the $(MIX_STUDY) models' combine merged with IBM Model 2's links (the best on dev is 'chosen'):"; \
+	  cat $(OUT)/mix/study.txt; \
 	  echo "-- training (wall time from the logs):"; \
 	  for m in $(foreach s,$(STUDIES),$(s).$(FWD) $(s).$(REV)); do \
 	    echo "$$m: $$(grep -E '^training ended' $(OUT)/log/$$m.log | tail -n 1)"; done; \
