@@ -152,13 +152,6 @@ $(eval $(call align_model,guided,$(TGT),$(SRC),--pretrained-model $(OUT)/unguide
 # model) over $(OUT)/base.*.bin: a guided model (a new head), or a head model (its head
 # trained on, with a new optimizer state).
 define head_pair
-$(OUT)/ibm2/guide-$(2).$(FWD).align: $(OUT)/ibm2/$(2)
-	cp $$< $$@
-
-$(OUT)/ibm2/guide-$(2).$(REV).align: $(OUT)/ibm2/$(2)
-	sed -E 's/([0-9]+)-([0-9]+)/\2-\1/g' $$< > $$@.tmp
-	mv $$@.tmp $$@
-
 $(eval $(call align_model,$(1),$(SRC),$(TGT),--pretrained-model $(OUT)/$(4).$(FWD).bin --alignment-head $(HEAD_DIM) \
     --guided-alignment $(OUT)/ibm2/guide-$(2).$(FWD).align --guided-alignment-weight 1,$(3),\
     $(OUT)/$(4).$(FWD).bin $(OUT)/ibm2/guide-$(2).$(FWD).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3)$(if $(filter-out guided,$(4)), $(4)))))
@@ -166,6 +159,17 @@ $(eval $(call align_model,$(1),$(TGT),$(SRC),--pretrained-model $(OUT)/$(4).$(RE
     --guided-alignment $(OUT)/ibm2/guide-$(2).$(REV).align --guided-alignment-weight 1,$(3),\
     $(OUT)/$(4).$(REV).bin $(OUT)/ibm2/guide-$(2).$(REV).align $(call options_file,head-$(1),$(HEAD_DIM) $(2) $(3)$(if $(filter-out guided,$(4)), $(4)))))
 endef
+# head_guide(symmetrization): the heads' guides, once for every symmetrization in use.
+define head_guide
+$(OUT)/ibm2/guide-$(1).$(FWD).align: $(OUT)/ibm2/$(1)
+	cp $$< $$@
+
+$(OUT)/ibm2/guide-$(1).$(REV).align: $(OUT)/ibm2/$(1)
+	sed -E 's/([0-9]+)-([0-9]+)/\2-\1/g' $$< > $$@.tmp
+	mv $$@.tmp $$@
+endef
+$(foreach g,$(sort $(HEAD_SYMMETRIZATION) $(foreach h,$(HEAD_VARIANTS),$(HEAD_$(h)_SYMMETRIZATION))),\
+  $(eval $(call head_guide,$(g))))
 $(eval $(call head_pair,head,$(HEAD_SYMMETRIZATION),$(HEAD_MINUTES),guided))
 # More heads to compare (HEAD_VARIANTS names, each with HEAD_<name>_SYMMETRIZATION,
 # HEAD_<name>_MINUTES and HEAD_<name>_BASE, by default guided), in the report after the
@@ -203,7 +207,8 @@ $(OUT)/mix/study.txt: $(OUT)/study.$(MIX_STUDY)/study.txt $(foreach i,$(MIX_IBM2
 	NMT_BIN=$(BIN) pipelines/alignment-scores.sh -d $(OUT)/gold/dev.gold -t $(OUT)/gold/test.gold \
 	    $(foreach i,$(MIX_IBM2),$(foreach h,$(MIX_HEURISTICS),$(MIX_STUDY)-combine+ibm2-$(i)_by_$(h)=$(@D).tmp/$(i).$(h))) \
 	    > $(@D).tmp/study.txt
-	tail -n +2 $(@D).tmp/study.txt | sort -s -g -k2,2 | head -n 1 | sed 's/^[^ ]*/chosen/' >> $(@D).tmp/study.txt
+	tail -n +2 $(@D).tmp/study.txt | sort -s -g -k2,2 | head -n 1 | \
+	    awk '{printf "%-58s %8s %8s %8s %8s\n", "chosen: " $$1, $$2, $$3, $$4, $$5}' >> $(@D).tmp/study.txt
 	mv $(@D).tmp $(@D)
 
 # The final variants of each system (each direction with its dev-chosen rules, the
