@@ -57,7 +57,7 @@ for v in recipe folded; do
   grep -qE "^$v +0\.[0-9]+/0\.[0-9]+" "$prep" || { cat "$prep"; fail "the preparation report lacks $v"; }
 done
 grep -qE "^chosen: head-combine\+ibm2-[a-z-]+_by_[a-z-]+ +0\.[0-9]+ " "$out/mix/study.txt" || { cat "$out/mix/study.txt"; fail "no merge of the two aligners chosen on dev"; }
-[ "$(grep -c 'head-combine+ibm2-' "$out/mix/study.txt")" -eq 8 ] || fail "the merges of the two aligners are not all scored"
+[ "$(grep -c '^head-combine+ibm2-' "$out/mix/study.txt")" -eq 8 ] || fail "the merges of the two aligners are not all scored"
 grep -qF "combine merged with IBM Model 2" "$report" || fail "the report lacks the merged aligners"
 cmp <(grep -E '^grow-diag-and ' "$out/ibm2/study.txt") <(grep -E '^grow-diag-and ' "$report" | head -n 1) ||
   fail "the report's IBM grow-diag-and row is not the study's"
