@@ -4,7 +4,7 @@
 # alignments on the Hansards" and "Word alignments at scale").
 #
 #   make -f Makefile.pipeline -j2 hansards-align    48,959 pairs, about 1 hour
-#   make -f Makefile.pipeline -j2 hansard36-align   1,021,889 pairs, about 2 hours
+#   make -f Makefile.pipeline -j2 hansard36-align   1,021,889 pairs, about 1 hour
 #
 # Stages: the corpus $(ALIGN_CORPUS).{en,fr}.gz tokenized (ALIGN_TOKENIZE_OPTS, and
 # ALIGN_TOKENIZE_OPTS_<language>), the 37 dev and 447 test sentences appended, all lines
@@ -13,9 +13,11 @@
 # both ways and its symmetrizations -> an En->Fr and a Fr->En model trained without
 # guidance (ROUND1_MINUTES) -> each fine-tuned with guided alignment towards the IBM
 # links (GUIDE_SYMMETRIZATION, GUIDED_MINUTES) -> an alignment head (nmt-train
-# --alignment-head HEAD_DIM: an attention that also reads the emitted word) trained on the
-# same links over each frozen guided model (HEAD_MINUTES) -> pipelines/alignment-study.sh
-# on the three pairs of models (every extraction rule chosen on dev) -> the report.
+# --alignment-head HEAD_DIM: an attention that also reads the emitted word) trained on
+# IBM links (HEAD_SYMMETRIZATION) over each frozen guided model (HEAD_MINUTES), and any
+# HEAD_VARIANTS -> pipelines/alignment-study.sh on each pair of models (every extraction
+# rule chosen on dev) -> the heads' soft combination merged with IBM Model 2's links
+# (the merge chosen on dev) -> the report.
 
 HANSARDS_DIR         ?= $(NMT_SHARED)/data/hansards
 ALIGN_CORPUS         ?= $(HANSARDS_DIR)/hansards
