@@ -188,26 +188,32 @@ $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $
 	mv $(@D).tmp $(@D)
 
 # ---- Two aligners together ------------------------------------------------------------
-# The soft combination of the MIX_STUDY models (their dev-chosen threshold) and IBM Model 2's
-# intersect or grow-diag-and links, merged by each of MIX_HEURISTICS as if they were the two
-# directions of one aligner; the best on dev is the row "chosen".
+# The soft combination of the MIX_STUDY models at each of MIX_THRESHOLDS (and at their own
+# dev-chosen one) merged with IBM Model 2's intersect or grow-diag-and links by each of
+# MIX_HEURISTICS, as if they were the two directions of one aligner; the best on dev is
+# the row "chosen".
 MIX_STUDY      ?= head
+MIX_THRESHOLDS := 0.3 0.4 0.5 0.6 0.7 0.8
 MIX_HEURISTICS := union intersect grow-diag grow-diag-and
 MIX_IBM2       := intersect grow-diag-and
-MIX_CONF       := $(call options_file,hansards-mix,$(MIX_STUDY))
+MIX_CONF       := $(call options_file,hansards-mix,$(MIX_STUDY) $(MIX_THRESHOLDS))
 $(OUT)/mix/study.txt: $(OUT)/study.$(MIX_STUDY)/study.txt $(foreach i,$(MIX_IBM2),$(OUT)/ibm2/$(i)) $(GOLD_LINKS) \
     pipelines/alignment-scores.sh $(MIX_CONF)
-	rm -rf $(@D).tmp
+	rm -rf $(@D) $(@D).tmp
 	mkdir -p $(@D).tmp
-	for i in $(MIX_IBM2); do \
-	  tail -n $(GOLD_LINES) $(OUT)/ibm2/$$i > $(@D).tmp/ibm2.$$i; \
-	  for h in $(MIX_HEURISTICS); do \
-	    $(BIN)/nmt-align symmetrize -i $(OUT)/study.$(MIX_STUDY)/work/combine -j $(@D).tmp/ibm2.$$i -c $$h \
-	        -o $(@D).tmp/$$i.$$h; \
+	study=$(OUT)/study.$(MIX_STUDY); merges=; \
+	for i in $(MIX_IBM2); do tail -n $(GOLD_LINES) $(OUT)/ibm2/$$i > $(@D).tmp/ibm2.$$i; done; \
+	for t in $$(printf '%s\n' $(MIX_THRESHOLDS) $$(cat $$study/combine.threshold) | sort -u); do \
+	  $(BIN)/nmt-align combine -i $$study/work/forward.soft -j $$study/work/reverse.soft --threshold $$t \
+	      -o $(@D).tmp/combine.$$t; \
+	  for i in $(MIX_IBM2); do \
+	    for h in $(MIX_HEURISTICS); do \
+	      $(BIN)/nmt-align symmetrize -i $(@D).tmp/combine.$$t -j $(@D).tmp/ibm2.$$i -c $$h -o $(@D).tmp/$$t.$$i.$$h; \
+	      merges="$$merges $(MIX_STUDY)-combine-$$t+ibm2-$${i}_by_$$h=$(@D).tmp/$$t.$$i.$$h"; \
+	    done; \
 	  done; \
-	done
-	NMT_BIN=$(BIN) pipelines/alignment-scores.sh -d $(OUT)/gold/dev.gold -t $(OUT)/gold/test.gold \
-	    $(foreach i,$(MIX_IBM2),$(foreach h,$(MIX_HEURISTICS),$(MIX_STUDY)-combine+ibm2-$(i)_by_$(h)=$(@D).tmp/$(i).$(h))) \
+	done; \
+	NMT_BIN=$(BIN) pipelines/alignment-scores.sh -d $(OUT)/gold/dev.gold -t $(OUT)/gold/test.gold $$merges \
 	    > $(@D).tmp/study.txt
 	tail -n +2 $(@D).tmp/study.txt | sort -s -g -k2,2 | head -n 1 | \
 	    awk '{printf "%-58s %8s %8s %8s %8s\n", "chosen: " $$1, $$2, $$3, $$4, $$5}' >> $(@D).tmp/study.txt

@@ -7,7 +7,8 @@
 #     lowercase, accents kept; the gold sentences keep their tokens;
 #   - the report has IBM Model 2 rows with grow-diag-and, and unguided, guided and head rows,
 #     and those of a head variant trained on from the heads (HEAD_VARIANTS);
-#   - the heads' combination merged with IBM Model 2's links: 8 ways scored, one chosen on dev;
+#   - the heads' combination merged with IBM Model 2's links: 8 ways at each threshold
+#     scored, one chosen on dev;
 #   - the preparation report has the recipe's row and the variant's, with dev and test AER;
 #   - a second run does nothing.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
@@ -56,8 +57,11 @@ prep=$out/prep/report.txt
 for v in recipe folded; do
   grep -qE "^$v +0\.[0-9]+/0\.[0-9]+" "$prep" || { cat "$prep"; fail "the preparation report lacks $v"; }
 done
-grep -qE "^chosen: head-combine\+ibm2-[a-z-]+_by_[a-z-]+ +0\.[0-9]+ " "$out/mix/study.txt" || { cat "$out/mix/study.txt"; fail "no merge of the two aligners chosen on dev"; }
-[ "$(grep -c '^head-combine+ibm2-' "$out/mix/study.txt")" -eq 8 ] || fail "the merges of the two aligners are not all scored"
+grep -qE "^chosen: head-combine-[0-9.]+\+ibm2-[a-z-]+_by_[a-z-]+ +0\.[0-9]+ " "$out/mix/study.txt" ||
+  { cat "$out/mix/study.txt"; fail "no merge of the two aligners chosen on dev"; }
+# 8 merges at each of 6 thresholds, and at the heads' own when it is another.
+rows=$(grep -c '^head-combine-' "$out/mix/study.txt")
+[ "$rows" -eq 48 ] || [ "$rows" -eq 56 ] || fail "the merges of the two aligners are not all scored ($rows rows)"
 grep -qF "combine merged with IBM Model 2" "$report" || fail "the report lacks the merged aligners"
 cmp <(grep -E '^grow-diag-and ' "$out/ibm2/study.txt") <(grep -E '^grow-diag-and ' "$report" | head -n 1) ||
   fail "the report's IBM grow-diag-and row is not the study's"
