@@ -215,7 +215,8 @@ $(OUT)/mix/study.txt: $(OUT)/study.$(MIX_STUDY)/study.txt $(foreach i,$(MIX_IBM2
 	done; \
 	NMT_BIN=$(BIN) pipelines/alignment-scores.sh -d $(OUT)/gold/dev.gold -t $(OUT)/gold/test.gold $$merges \
 	    > $(@D).tmp/study.txt
-	tail -n +2 $(@D).tmp/study.txt | sort -s -g -k2,2 | head -n 1 | \
+	# sed, not head: head leaving early would end sort with SIGPIPE, an error under pipefail.
+	tail -n +2 $(@D).tmp/study.txt | sort -s -g -k2,2 | sed -n 1p | \
 	    awk '{printf "%-58s %8s %8s %8s %8s\n", "chosen: " $$1, $$2, $$3, $$4, $$5}' >> $(@D).tmp/study.txt
 	mv $(@D).tmp $(@D)
 
