@@ -35,24 +35,15 @@ dev_lines=$(wc -l < "$dir/dev.$src")
 cat "$dir/dev.$src" "$dir/test.$src" > "$work/both.$src"
 cat "$dir/dev.$tgt" "$dir/test.$tgt" > "$work/both.$tgt"
 
-# scores FILE: "devAER testP testR testAER" of alignments of the dev then test lines.
-scores() {
-  e() { "$ALIGN" eval -q -g "$dir/$1.gold" -a <($2 "$3") | awk '/^precision/ {p = $2} /^recall/ {r = $2} /^AER/ {a = $2}
-                                                            END {print p, r, a}'; }
-  local dev test
-  dev=$(e dev "head -n $dev_lines" "$1")
-  test=$(e test "tail -n +$((dev_lines + 1))" "$1")
-  echo "${dev##* } $test"
-}
-
 row() { printf '%-58s %8s %8s %8s %8s\n' "$@" >> "$out/study.txt"; }
-# record NAME FILE: a table row, the test alignments kept as test.NAME.
+# record NAME FILE: a table row (alignment-scores.sh), the test alignments kept as
+# test.NAME; prints the dev AER.
 record() {
-  local s
-  s=($(scores "$2"))
-  row "$1" "${s[0]}" "${s[1]}" "${s[2]}" "${s[3]}"
+  local line
+  line=$("$(dirname "$0")/alignment-scores.sh" -d "$dir/dev.gold" -t "$dir/test.gold" "$1=$2" | tail -n 1)
+  echo "$line" >> "$out/study.txt"
   tail -n +$((dev_lines + 1)) "$2" > "$out/test.$1"
-  echo "${s[0]}"
+  awk '{print $2}' <<< "$line"
 }
 
 # extract DIRECTION FILE OPTIONS...: the direction's links of dev and test lines.

@@ -200,7 +200,7 @@ int ibm2(const std::vector<std::string>& args) {
   rnnsearch::align::Ibm2Options cfg;
   std::string source, target, output = "-";
   bool reverse = false, fixed_tension = false;
-  std::size_t cache_mb = 4096;
+  std::size_t cache_mb = cfg.index_cache_bytes >> 20;
   po::options_description options("nmt-align ibm2");
   options.add_options()
       ("source,s", po::value(&source), "source sentences, tokenized (required)")

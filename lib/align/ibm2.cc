@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <climits>
 #include <unordered_map>
 #include <utility>
 
@@ -183,8 +182,7 @@ class TranslationTable {
 // is most of a pass's work. 4 bytes a cell, (n + 1) * m cells a pair.
 class IndexCache {
  public:
-  IndexCache(const Ibm2Corpus& corpus, std::size_t table_size, std::size_t max_bytes) {
-    if (table_size > UINT32_MAX) return;
+  IndexCache(const Ibm2Corpus& corpus, std::size_t max_bytes) {
     cell_begin_.push_back(0);
     for (std::size_t k = 0; k < corpus.size(); ++k) {
       const std::size_t cells = (corpus.source_begin[k + 1] - corpus.source_begin[k] + 1) *
@@ -227,6 +225,7 @@ class BlockPass {
       word_begin_[s + 1] = word_begin_[s] + m;
     }
     at_.resize(cell_begin_.back());
+    pair_at_.resize(pairs);
     posterior_.resize(viterbi_ ? 0 : cell_begin_.back());
     weighted_feature_.resize(viterbi_ ? 0 : cell_begin_.back());
     log_sum_.resize(word_begin_.back());
@@ -246,11 +245,11 @@ class BlockPass {
   void accumulate(TranslationTable& table, double& log_likelihood, double& empirical_feature) const {
     for (std::size_t c = 0, w = 0, s = 0; s + 1 < cell_begin_.size(); ++s) {
       const std::size_t n = source_length(begin_ + s);
-      for (; w < word_begin_[s + 1]; ++w, c += n + 1) {
+      for (const std::uint32_t* at = pair_at_[s]; w < word_begin_[s + 1]; ++w, c += n + 1, at += n + 1) {
         if (!viterbi_) {
-          table.add(at_[c], posterior_[c]);
+          table.add(at[0], posterior_[c]);
           for (std::size_t i = 1; i <= n; ++i) {
-            table.add(at_[c + i], posterior_[c + i]);
+            table.add(at[i], posterior_[c + i]);
             empirical_feature += weighted_feature_[c + i];
           }
         }
@@ -278,27 +277,25 @@ class BlockPass {
     const double p_word = 1.0 - options_.p_null;
     probs.resize(n + 1);
     if (viterbi_) links_[s].clear();
+    // The pair's table positions: read from the cache, or found and kept there (or in
+    // the block's own buffer past the cache).
     std::uint32_t* cached = cache_.cells(k);
-    if (cached != nullptr && cache_.filled) {
-      std::copy(cached, cached + (n + 1) * m, at_.begin() + static_cast<std::ptrdiff_t>(cell_begin_[s]));
-    } else {
+    std::uint32_t* at = cached != nullptr ? cached : at_.data() + cell_begin_[s];
+    pair_at_[s] = at;
+    if (cached == nullptr || !cache_.filled) {
       for (unsigned j = 0; j < m; ++j) {
-        const std::size_t c = cell_begin_[s] + j * (n + 1);
-        at_[c] = table_.index(0, f[j]);
-        for (unsigned i = 1; i <= n; ++i) at_[c + i] = table_.index(e[i - 1], f[j]);
-      }
-      if (cached != nullptr) {
-        std::copy(at_.begin() + static_cast<std::ptrdiff_t>(cell_begin_[s]),
-                  at_.begin() + static_cast<std::ptrdiff_t>(cell_begin_[s] + (n + 1) * m), cached);
+        std::uint32_t* row = at + j * (n + 1);
+        row[0] = table_.index(0, f[j]);
+        for (unsigned i = 1; i <= n; ++i) row[i] = table_.index(e[i - 1], f[j]);
       }
     }
     std::size_t c = cell_begin_[s];
-    for (unsigned j = 0; j < m; ++j, c += n + 1) {
-      probs[0] = table_.probability(at_[c]) * options_.p_null;
+    for (unsigned j = 0; j < m; ++j, c += n + 1, at += n + 1) {
+      probs[0] = table_.probability(at[0]) * options_.p_null;
       double sum = probs[0];
       const double z = closed_normalizer(j + 1, m, n, tension_) / p_word;
       for (unsigned i = 1; i <= n; ++i) {
-        probs[i] = table_.probability(at_[c + i]) * std::exp(tension_ * feature(j + 1, i, m, n)) / z;
+        probs[i] = table_.probability(at[i]) * std::exp(tension_ * feature(j + 1, i, m, n)) / z;
         sum += probs[i];
       }
       log_sum_[word_begin_[s] + j] = std::log(sum);
@@ -327,7 +324,9 @@ class BlockPass {
   const double tension_;
   const bool viterbi_;
   std::size_t begin_ = 0;
-  std::vector<std::size_t> cell_begin_, word_begin_, at_;
+  std::vector<std::size_t> cell_begin_, word_begin_;
+  std::vector<std::uint32_t> at_;               // the positions of pairs past the cache
+  std::vector<const std::uint32_t*> pair_at_;  // each pair's positions, in the cache or at_
   std::vector<double> posterior_, weighted_feature_, log_sum_;
   std::vector<Alignment> links_;
 };
@@ -417,7 +416,9 @@ Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
   Ibm2Result result;
   if (!on_links) result.links.resize(corpus.size());
   double tension = options.tension;
-  IndexCache cache(corpus, table.size(), options.index_cache_bytes);
+  // Table positions are kept in 4 bytes: a table that large would need 100 GB anyway.
+  if (table.size() > UINT32_MAX) throw util::Error("ibm2_align: more than 2^32 co-occurring word pairs");
+  IndexCache cache(corpus, options.index_cache_bytes);
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     const bool viterbi = iteration == options.iterations - 1;
     double log_likelihood = 0.0, empirical_feature = 0.0;

@@ -1,18 +1,16 @@
 #include "search/translator.h"
 
-#include "model/replicas.h"
-
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <memory>
 #include <numeric>
 
 #include "align/attention_alignment.h"
 #include "data/batch.h"
 #include "data/vocabulary.h"
 #include "math/gemm.h"
+#include "model/replicas.h"
 #include "text/word_counter.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
