@@ -39,9 +39,9 @@ common=(-t "$data/train.bpe.de" "$data/train.bpe.en" -v vocab.de.txt vocab.en.tx
   --dropout 0.3 --label-smoothing 0.1 --valid-freq 300 --save-freq 300 --max-updates 600 \
   --valid-translation-output valid-translation.txt --final-model last
 
-# Guided alignment (by ibm2 links of the BPE'd pairs) and an alignment head: small and short.
-"$bin/nmt-align" ibm2 -s "$data/train.bpe.de" -t "$data/train.bpe.en" -o ibm2-fwd.txt
-"$bin/nmt-align" ibm2 -s "$data/train.bpe.de" -t "$data/train.bpe.en" --reverse -o ibm2-rev.txt
+# Guided alignment (by ibm2 links of the tokenized pairs) and an alignment head: small and short.
+"$bin/nmt-align" ibm2 -s "$data/train.tok.de" -t "$data/train.tok.en" -o ibm2-fwd.txt
+"$bin/nmt-align" ibm2 -s "$data/train.tok.de" -t "$data/train.tok.en" --reverse -o ibm2-rev.txt
 "$bin/nmt-align" symmetrize -i ibm2-fwd.txt -j ibm2-rev.txt -c intersect -o ibm2-intersect.txt
 "$bin/nmt-train" "${common[@]}" -m guided.bin --dim-emb 64 --dim-enc 64 --dim-dec 96 --dim-att 64 \
   --dim-maxout 64 --max-updates 150 --guided-alignment ibm2-intersect.txt --final-model last
@@ -62,8 +62,10 @@ test_tgt=$data/test_2016_flickr.bpe.en
 "$bin/nmt-align" -m model.bin -s "$test_src" -t "$test_tgt" --threads 2 -o align-hard.txt
 "$bin/nmt-align" -m model.bin -s "$test_src" -t "$test_tgt" --mode soft --merge words -o align-soft.txt
 "$bin/nmt-align" -m head.bin -s "$test_src" -t "$test_tgt" --mode threshold -o align-head.txt
-"$bin/nmt-align" -m guided.bin -s "$test_src" -t "$test_tgt" --mode soft -o align-guided-soft.txt
-"$bin/nmt-align" combine -i align-soft.txt -j align-guided-soft.txt -o align-combine.txt
+"$bin/nmt-train" -t "$data/train.bpe.en" "$data/train.bpe.de" -v vocab.en.txt vocab.de.txt --threads 2 -q -m reverse.bin \
+  --dim-emb 64 --dim-enc 64 --dim-dec 96 --dim-att 64 --dim-maxout 64 --max-updates 100 --final-model last
+"$bin/nmt-align" -m reverse.bin -s "$test_tgt" -t "$test_src" --mode soft --merge words -o align-reverse-soft.txt
+"$bin/nmt-align" combine -i align-soft.txt -j align-reverse-soft.txt -o align-combine.txt
 "$bin/nmt-align" heatmap -m model.bin -s "$test_src" -t "$test_tgt" --lines 1,7 -o heatmap.svg
 "$bin/nmt-align" symmetrize -i align-hard.txt -j align-head.txt -c grow-diag-final-and -o align-gdfa.txt
 "$bin/nmt-align" eval -g align-hard.txt -a align-gdfa.txt > align-eval.txt

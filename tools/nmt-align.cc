@@ -125,8 +125,8 @@ int extract(const std::vector<std::string>& args) {
     rnnsearch::align::check_line_lengths(targets, target, first_line);
     for (const auto& line : rnnsearch::align::extract_alignments(replicas, model.source_vocabulary,
                                                                 model.target_vocabulary, sources, targets, cfg)) {
-      writer.write_line(invert ? rnnsearch::align::format_pharaoh(rnnsearch::align::inverted(
-                                     rnnsearch::align::parse_pharaoh(line, output, 0)))
+      writer.write_line(invert ? rnnsearch::data::format_pharaoh(rnnsearch::data::inverted(
+                                     rnnsearch::data::parse_pharaoh(line, output, 0)))
                                : line);
     }
     progress.set_done(first_line - 1 + sources.size());
@@ -155,8 +155,8 @@ int symmetrize(const std::vector<std::string>& args) {
   rnnsearch::util::AtomicFileWriter writer(output);
   std::string a, b;
   for (std::size_t line = 1; rnnsearch::util::next_in_step(forward_reader, a, reverse_reader, b); ++line) {
-    writer.write_line(rnnsearch::align::format_pharaoh(rnnsearch::align::symmetrize(
-        rnnsearch::align::parse_pharaoh(a, forward, line), rnnsearch::align::parse_pharaoh(b, reverse, line), method)));
+    writer.write_line(rnnsearch::data::format_pharaoh(rnnsearch::align::symmetrize(
+        rnnsearch::data::parse_pharaoh(a, forward, line), rnnsearch::data::parse_pharaoh(b, reverse, line), method)));
   }
   writer.commit();
   return rnnsearch::util::kExitOk;
@@ -180,7 +180,7 @@ int combine(const std::vector<std::string>& args) {
   const auto [a, b] = read_pair(forward, reverse);
   std::vector<std::string> out;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    out.push_back(rnnsearch::align::format_pharaoh(rnnsearch::align::combine_soft(
+    out.push_back(rnnsearch::data::format_pharaoh(rnnsearch::align::combine_soft(
         rnnsearch::align::parse_soft_rows(a[i], forward, i + 1), rnnsearch::align::parse_soft_rows(b[i], reverse, i + 1),
         threshold, reverse, i + 1)));
   }
@@ -248,8 +248,8 @@ int ibm2(const std::vector<std::string>& args) {
   // The links come in the last EM iteration: the line counts them.
   rnnsearch::util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned", show_progress);
   const auto result = rnnsearch::align::ibm2_align(
-      builder.take(), cfg, [&](std::size_t, const rnnsearch::align::Alignment& links) {
-        writer.write_line(rnnsearch::align::format_pharaoh(reverse ? rnnsearch::align::inverted(links) : links));
+      builder.take(), cfg, [&](std::size_t, const rnnsearch::data::Alignment& links) {
+        writer.write_line(rnnsearch::data::format_pharaoh(reverse ? rnnsearch::data::inverted(links) : links));
         aligning.advance();
       });
   aligning.finish();
@@ -304,8 +304,8 @@ int eval(const std::vector<std::string>& args) {
       const bool more_h = hypothesis_reader.next(h);
       if (more_g != more_h) rnnsearch::util::throw_unaligned(gold_reader, hypothesis_reader);
       if (!more_g) break;
-      const auto gold_links = rnnsearch::align::parse_gold(g, gold, line);
-      scores.add(rnnsearch::align::parse_pharaoh(h, hypothesis, line), gold_links);
+      const auto gold_links = rnnsearch::data::parse_gold(g, gold, line);
+      scores.add(rnnsearch::data::parse_pharaoh(h, hypothesis, line), gold_links);
     }
     print_scores(scores);
     return rnnsearch::util::kExitOk;
@@ -329,7 +329,7 @@ int eval(const std::vector<std::string>& args) {
     rnnsearch::util::throw_line_count_mismatch(gold, g.size(), hypothesis, h.size(),
                                                gold_file.shared_task_format ? "sentence" : "line");
   }
-  for (std::size_t i = 0; i < g.size(); ++i) scores.add(rnnsearch::align::parse_pharaoh(h[i], hypothesis, i + 1), g[i]);
+  for (std::size_t i = 0; i < g.size(); ++i) scores.add(rnnsearch::data::parse_pharaoh(h[i], hypothesis, i + 1), g[i]);
   print_scores(scores);
   return rnnsearch::util::kExitOk;
 }

@@ -4,14 +4,14 @@
 #include <iostream>
 #include <map>
 
-#include "eval/eval_config.h"
+#include "eval/eval_options.h"
 #include "eval/evaluate.h"
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
-using rnnsearch::eval::EvalConfig;
+using rnnsearch::eval::EvalOptions;
 using rnnsearch::util::UsageError;
 
 namespace {
@@ -31,9 +31,9 @@ const char* kSynopsis =
     "against one or more reference files with BLEU, chrF/chrF++ and TER, printing exactly\n"
     "what sacreBLEU 2.6.0 prints for the same arguments.\n";
 
-// Upper bounds (and finiteness) the library's EvalConfig::validate leaves open: a
+// Upper bounds (and finiteness) the library's EvalOptions::validate leaves open: a
 // mistyped count must not run for days or allocate gigabytes.
-void check_ranges(const EvalConfig& cfg, int paired_jobs) {
+void check_ranges(const EvalOptions& cfg, int paired_jobs) {
   using rnnsearch::util::check_range;
   check_range("num-refs", cfg.num_refs, 1, 1000);
   check_range("chrf-beta", cfg.chrf_beta, 0, 100);
@@ -44,7 +44,7 @@ void check_ranges(const EvalConfig& cfg, int paired_jobs) {
 }
 
 int run(int argc, char** argv) {
-  EvalConfig cfg;
+  EvalOptions cfg;
   rnnsearch::util::CommonOptions common;
   std::string smooth_value, seed_text;
   int paired_jobs = 0;

@@ -16,9 +16,9 @@ using rnnsearch::util::UsageError;
 
 namespace {
 
-struct ByLengthConfig {
+struct ByLengthOptions {
   std::string source;
-  eval::EvalConfig eval;  // references, inputs, metric and BLEU options
+  eval::EvalOptions eval;  // references, inputs, metric and BLEU options
   std::vector<std::string> names;
   eval::LengthBucketOptions buckets;
   int decimals = 2;
@@ -45,7 +45,7 @@ struct ByLengthConfig {
 };
 
 int run(int argc, char** argv) {
-  ByLengthConfig cfg;
+  ByLengthOptions cfg;
   rnnsearch::util::CommonOptions common;
   std::string reference, metric = "bleu";
   po::options_description options("Options");

@@ -20,7 +20,7 @@ const std::map<std::string, std::string> kMosesAliases = {
     {"-encoding", "--encoding"},     {"-help", "--help"}};
 
 int run(int argc, char** argv) {
-  rnnsearch::text::CleanConfig cfg;
+  rnnsearch::text::CleanOptions cfg;
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> arguments, aligned;
 

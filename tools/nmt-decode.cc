@@ -15,7 +15,7 @@ using rnnsearch::util::UsageError;
 namespace {
 
 int run(int argc, char** argv) {
-  rnnsearch::search::TranslateConfig cfg;
+  rnnsearch::search::TranslateOptions cfg;
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> model_paths;
   std::string input = "-", output = "-", attention_source = "auto";

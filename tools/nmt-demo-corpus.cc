@@ -1,7 +1,7 @@
 // nmt-demo-corpus: the generated parallel corpus the demo pipeline trains on.
 #include <iostream>
 
-#include "demo/corpus.h"
+#include "demo/generated_corpus.h"
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/option_range.h"
@@ -11,7 +11,7 @@ namespace po = boost::program_options;
 namespace {
 
 int run(int argc, char** argv) {
-  rnnsearch::demo::CorpusConfig cfg;
+  rnnsearch::demo::GeneratedCorpusOptions cfg;
   rnnsearch::util::CommonOptions common;
   std::string directory;
   po::options_description options("Options");

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "math/gemm_kernels.h"
-#include "model/config.h"
+#include "model/model_options.h"
 #include "train/process_group.h"
 #include "train/trainer.h"
 #include "util/allocator.h"
@@ -49,7 +49,7 @@ void take_pair(const std::vector<std::string>& values, const char* option, std::
 }
 
 int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
-  rnnsearch::train::TrainConfig cfg;
+  rnnsearch::train::TrainOptions cfg;
   rnnsearch::util::CommonOptions common;
   std::vector<std::string> train_sets, valid_sets, vocabs;
   bool no_shuffle = false;

@@ -2,7 +2,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "text/vocab.h"
+#include "text/vocab_counts.h"
 #include "util/atomic_file.h"
 #include "util/cli.h"
 #include "util/error.h"

@@ -7,15 +7,15 @@ namespace rnnsearch::align {
 
 namespace {
 
-std::size_t common(const Alignment& a, const Alignment& b) {
-  Alignment both;
+std::size_t common(const data::Alignment& a, const data::Alignment& b) {
+  data::Alignment both;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
   return both.size();
 }
 
 }  // namespace
 
-void AlignmentScores::add(const Alignment& hypothesis, const GoldAlignment& gold) {
+void AlignmentScores::add(const data::Alignment& hypothesis, const data::GoldAlignment& gold) {
   hypothesis_links += hypothesis.size();
   sure_links += gold.sure.size();
   sure_matches += common(hypothesis, gold.sure);

@@ -5,7 +5,7 @@
 //   AER = 1 - (|A & S| + |A & P|) / (|A| + |S|)
 #include <cstddef>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 
 namespace rnnsearch::align {
 
@@ -16,7 +16,7 @@ struct AlignmentScores {
   std::size_t possible_matches = 0;  // |A & P|
 
   // Adds one sentence pair.
-  void add(const Alignment& hypothesis, const GoldAlignment& gold);
+  void add(const data::Alignment& hypothesis, const data::GoldAlignment& gold);
   double precision() const;  // 0 when A is empty
   double recall() const;     // 0 when S is empty
   double aer() const;        // 1 when A and S are both empty

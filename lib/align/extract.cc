@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 #include "data/batch.h"
 #include "math/gemm.h"
 #include "text/bpe_undo.h"
@@ -85,11 +85,12 @@ std::vector<std::string> extract_alignments(model::Replicas& models, const data:
           models[static_cast<std::size_t>(thread)].forced_attention(data::make_batch(corpus, indices), options.weights);
       for (std::size_t k = 0; k < indices.size(); ++k) {
         const std::size_t i = indices[k];
-        const auto source_words = word_of_piece(source_pieces[i]);
-        const auto target_words = word_of_piece(target_pieces[i]);
+        const auto source_words = data::word_of_piece(source_pieces[i]);
+        const auto target_words = data::word_of_piece(target_pieces[i]);
         const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
-        out[i] = options.soft ? soft_rows(weights, source_words, target_words, options.rules)
-                              : format_pharaoh(attention_links(weights, source_words, target_words, options.rules));
+        out[i] = options.soft
+                     ? soft_rows(weights, source_words, target_words, options.rules)
+                     : data::format_pharaoh(attention_links(weights, source_words, target_words, options.rules));
       }
     }
   });
@@ -130,8 +131,8 @@ HeatmapPair heatmap_of_words(const HeatmapPair& pieces) {
   }
   const std::vector<std::string> source_pieces(pieces.source.begin(), pieces.source.end() - 1);
   const std::vector<std::string> target_pieces(pieces.target.begin(), pieces.target.end() - 1);
-  const auto source_words = word_of_piece(source_pieces);
-  auto target_units = word_of_piece(target_pieces);
+  const auto source_words = data::word_of_piece(source_pieces);
+  auto target_units = data::word_of_piece(target_pieces);
   HeatmapPair words;
   words.title = pieces.title;
   words.source = word_labels(source_pieces, source_words);

@@ -50,14 +50,14 @@ GoldFile parse_shared_task(const std::vector<std::string>& lines, const std::str
       ++file.null_links;
       continue;
     }
-    GoldAlignment& gold = file.sentences[static_cast<std::size_t>(sentence) - 1];
-    const Link link{static_cast<int>(source) - 1, static_cast<int>(target) - 1};
+    data::GoldAlignment& gold = file.sentences[static_cast<std::size_t>(sentence) - 1];
+    const data::Link link{static_cast<int>(source) - 1, static_cast<int>(target) - 1};
     if (fields.size() == 3 || fields[3] == "S") gold.sure.push_back(link);
     gold.possible.push_back(link);
   }
   for (auto& gold : file.sentences) {
-    sort_unique(gold.sure);
-    sort_unique(gold.possible);
+    data::sort_unique(gold.sure);
+    data::sort_unique(gold.possible);
   }
   return file;
 }
@@ -74,7 +74,7 @@ std::optional<bool> is_shared_task_line(const std::string& line) {
 GoldFile parse_gold_file(const std::vector<std::string>& lines, const std::string& path) {
   if (looks_like_shared_task(lines)) return parse_shared_task(lines, path);
   GoldFile file;
-  for (std::size_t k = 0; k < lines.size(); ++k) file.sentences.push_back(parse_gold(lines[k], path, k + 1));
+  for (std::size_t k = 0; k < lines.size(); ++k) file.sentences.push_back(data::parse_gold(lines[k], path, k + 1));
   return file;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Gold alignment files in either of the two formats word-alignment gold standards come in:
 //   Pharaoh, one line per sentence pair: "i-j" sure and "i?j" possible links, 0-based,
-//     source index first (align::parse_gold);
+//     source index first (data::parse_gold);
 //   the NAACL 2003 / WPT shared-task format, one link per line: "SENT SRC_POS TGT_POS [S|P]",
 //     1-based, sentences numbered from 1, a missing label meaning S, position 0 meaning
 //     NULL (the *.wa.nullalign files): such links are left out and counted, as the
@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 
 namespace rnnsearch::align {
 
 struct GoldFile {
-  std::vector<GoldAlignment> sentences;  // index = sentence number - 1 (shared-task) or line - 1
+  std::vector<data::GoldAlignment> sentences;  // index = sentence number - 1 (shared-task) or line - 1
   bool shared_task_format = false;
   std::size_t null_links = 0;  // shared-task links with a position 0, left out
 };

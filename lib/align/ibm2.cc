@@ -258,7 +258,7 @@ class BlockPass {
     }
   }
 
-  const Alignment& links(std::size_t pair) const { return links_[pair - begin_]; }
+  const data::Alignment& links(std::size_t pair) const { return links_[pair - begin_]; }
 
  private:
   std::size_t source_length(std::size_t k) const { return corpus_.source_begin[k + 1] - corpus_.source_begin[k]; }
@@ -328,7 +328,7 @@ class BlockPass {
   std::vector<std::uint32_t> at_;               // the positions of pairs past the cache
   std::vector<const std::uint32_t*> pair_at_;  // each pair's positions, in the cache or at_
   std::vector<double> posterior_, weighted_feature_, log_sum_;
-  std::vector<Alignment> links_;
+  std::vector<data::Alignment> links_;
 };
 
 // The tension that makes the model's expected feature match the empirical one.
@@ -403,7 +403,7 @@ Ibm2Result ibm2_align(const std::vector<std::vector<std::string>>& source,
 }
 
 Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
-                      const std::function<void(std::size_t pair, const Alignment& links)>& on_links) {
+                      const std::function<void(std::size_t pair, const data::Alignment& links)>& on_links) {
   TranslationTable table(corpus);
   std::map<std::pair<unsigned, unsigned>, double> pairs_of_size;  // (m, n) -> pairs
   double target_words = 0.0;

@@ -19,7 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 
 namespace rnnsearch::align {
 
@@ -50,7 +50,7 @@ struct Ibm2Iteration {
 };
 
 struct Ibm2Result {
-  std::vector<Alignment> links;  // (source, target) word links per pair
+  std::vector<data::Alignment> links;  // (source, target) word links per pair
   std::vector<Ibm2Iteration> iterations;
 };
 
@@ -93,7 +93,7 @@ class Ibm2CorpusBuilder {
 // `on_links`, each pair's sorted links go to it in order instead of into the result's
 // `links` (which then stays empty): nothing per pair is kept.
 Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
-                      const std::function<void(std::size_t pair, const Alignment& links)>& on_links = {});
+                      const std::function<void(std::size_t pair, const data::Alignment& links)>& on_links = {});
 
 // The same for pairs given as lines of words; source[k] and target[k] must both be
 // non-empty (util::Error).

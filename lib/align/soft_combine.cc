@@ -46,15 +46,15 @@ math::Matrix parse_soft_rows(const std::string& text, const std::string& file, s
   return weights;
 }
 
-Alignment combine_soft(const math::Matrix& forward, const math::Matrix& reverse, float threshold,
-                       const std::string& file, std::size_t line) {
+data::Alignment combine_soft(const math::Matrix& forward, const math::Matrix& reverse, float threshold,
+                             const std::string& file, std::size_t line) {
   if (forward.rows() != reverse.cols() || forward.cols() != reverse.rows()) {
     throw util::Error(file, line, "the forward soft alignment is " + std::to_string(forward.rows()) + " target x " +
                                       std::to_string(forward.cols()) + " source words, the reverse one " +
                                       std::to_string(reverse.rows()) + " source x " + std::to_string(reverse.cols()) +
                                       " target words");
   }
-  Alignment links;
+  data::Alignment links;
   for (Eigen::Index s = 0; s < forward.cols(); ++s) {
     for (Eigen::Index t = 0; t < forward.rows(); ++t) {
       if (0.5f * (forward(t, s) + reverse(s, t)) >= threshold) links.push_back({static_cast<int>(s), static_cast<int>(t)});

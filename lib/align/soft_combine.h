@@ -7,7 +7,7 @@
 // directions agree on a link that neither would have picked alone.
 #include <string>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 #include "math/types.h"
 
 namespace rnnsearch::align {
@@ -21,7 +21,7 @@ math::Matrix parse_soft_rows(const std::string& text, const std::string& file, s
 // reverse model's rows are the forward source's words). Links (source, target) with
 // (forward(t, s) + reverse(s, t)) / 2 >= threshold. util::Error naming file and line when
 // the shapes disagree.
-Alignment combine_soft(const math::Matrix& forward, const math::Matrix& reverse, float threshold,
-                       const std::string& file, std::size_t line);
+data::Alignment combine_soft(const math::Matrix& forward, const math::Matrix& reverse, float threshold,
+                             const std::string& file, std::size_t line);
 
 }  // namespace rnnsearch::align

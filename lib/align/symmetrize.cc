@@ -17,14 +17,14 @@ namespace {
 class Grid {
  public:
   bool has(int i, int j) const { return cells_.count({i, j}) != 0; }
-  void add(const Link& link) {
+  void add(const data::Link& link) {
     cells_.insert({link.source, link.target});
     source_aligned_.insert(link.source);
     target_aligned_.insert(link.target);
   }
   bool source_aligned(int i) const { return source_aligned_.count(i) != 0; }
   bool target_aligned(int j) const { return target_aligned_.count(j) != 0; }
-  bool has_aligned_neighbour(const Link& link) const {
+  bool has_aligned_neighbour(const data::Link& link) const {
     for (int di = -1; di <= 1; ++di) {
       for (int dj = -1; dj <= 1; ++dj) {
         if ((di != 0 || dj != 0) && has(link.source + di, link.target + dj)) return true;
@@ -33,8 +33,8 @@ class Grid {
     return false;
   }
   // Source index first, then target index, as the dense grid listed them.
-  Alignment links() const {
-    Alignment out;
+  data::Alignment links() const {
+    data::Alignment out;
     for (const auto& [i, j] : cells_) out.push_back({i, j});
     return out;
   }
@@ -44,14 +44,14 @@ class Grid {
   std::unordered_set<int> source_aligned_, target_aligned_;
 };
 
-Alignment intersection(const Alignment& a, const Alignment& b) {
-  Alignment out;
+data::Alignment intersection(const data::Alignment& a, const data::Alignment& b) {
+  data::Alignment out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
 }
 
-Alignment union_of(const Alignment& a, const Alignment& b) {
-  Alignment out;
+data::Alignment union_of(const data::Alignment& a, const data::Alignment& b) {
+  data::Alignment out;
   std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
 }
@@ -69,24 +69,24 @@ Symmetrization parse_symmetrization(const std::string& name) {
                          "' (intersect, union, grow-diag, grow-diag-final, grow-diag-final-and, grow-diag-and)");
 }
 
-Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetrization heuristic) {
+data::Alignment symmetrize(const data::Alignment& forward, const data::Alignment& reverse, Symmetrization heuristic) {
   if (heuristic == Symmetrization::kIntersect) return intersection(forward, reverse);
-  const Alignment all = union_of(forward, reverse);
+  const data::Alignment all = union_of(forward, reverse);
   if (heuristic == Symmetrization::kUnion) return all;
 
   Grid grid;
-  for (const Link& link : intersection(forward, reverse)) grid.add(link);
+  for (const data::Link& link : intersection(forward, reverse)) grid.add(link);
 
   // grow-diag: passes over the pending union links until one adds nothing.
   const bool grow_needs_both = heuristic == Symmetrization::kGrowDiagAnd;
-  Alignment pending;
-  for (const Link& link : all) {
+  data::Alignment pending;
+  for (const data::Link& link : all) {
     if (!grid.has(link.source, link.target)) pending.push_back(link);
   }
   for (bool grew = !pending.empty(); grew;) {
     grew = false;
-    Alignment still_pending;
-    for (const Link& link : pending) {
+    data::Alignment still_pending;
+    for (const data::Link& link : pending) {
       const bool source_free = !grid.source_aligned(link.source), target_free = !grid.target_aligned(link.target);
       const bool may_grow = grow_needs_both ? (source_free && target_free) : (source_free || target_free);
       if (may_grow && grid.has_aligned_neighbour(link)) {
@@ -102,8 +102,8 @@ Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetr
   // final / final-and: the forward links, then the reverse ones.
   if (heuristic == Symmetrization::kGrowDiagFinal || heuristic == Symmetrization::kGrowDiagFinalAnd) {
     const bool both_unaligned = heuristic == Symmetrization::kGrowDiagFinalAnd;
-    for (const Alignment* side : {&forward, &reverse}) {
-      for (const Link& link : *side) {
+    for (const data::Alignment* side : {&forward, &reverse}) {
+      for (const data::Link& link : *side) {
         if (grid.has(link.source, link.target)) continue;
         const bool source_free = !grid.source_aligned(link.source), target_free = !grid.target_aligned(link.target);
         if (both_unaligned ? (source_free && target_free) : (source_free || target_free)) grid.add(link);

@@ -18,7 +18,7 @@
 //     GIZA++ (5.9%) AERs on the WPT-2003 English-French test set were computed with.
 #include <string>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 
 namespace rnnsearch::align {
 
@@ -29,6 +29,6 @@ enum class Symmetrization { kIntersect, kUnion, kGrowDiag, kGrowDiagFinal, kGrow
 // Throws util::UsageError listing them for any other.
 Symmetrization parse_symmetrization(const std::string& name);
 
-Alignment symmetrize(const Alignment& forward, const Alignment& reverse, Symmetrization heuristic);
+data::Alignment symmetrize(const data::Alignment& forward, const data::Alignment& reverse, Symmetrization heuristic);
 
 }  // namespace rnnsearch::align

@@ -61,8 +61,8 @@ math::Matrix words_only(const math::Matrix& unit_weights, EosRule eos) {
   return words;
 }
 
-Alignment attention_links(const math::Matrix& weights, const std::vector<int>& source_words,
-                          const std::vector<int>& target_words, const WordAlignmentRules& rules) {
+data::Alignment attention_links(const math::Matrix& weights, const std::vector<int>& source_words,
+                                const std::vector<int>& target_words, const WordAlignmentRules& rules) {
   std::vector<int> source_pieces(source_words.size()), target_pieces(target_words.size());
   std::iota(source_pieces.begin(), source_pieces.end(), 0);
   std::iota(target_pieces.begin(), target_pieces.end(), 0);
@@ -75,7 +75,7 @@ Alignment attention_links(const math::Matrix& weights, const std::vector<int>& s
   auto word_of = [&](const std::vector<int>& words_of_pieces, Eigen::Index unit) {
     return rules.merge_words ? static_cast<int>(unit) : words_of_pieces[static_cast<std::size_t>(unit)];
   };
-  Alignment links;
+  data::Alignment links;
   if (S == 0) return links;
   for (Eigen::Index t = 0; t < words.rows(); ++t) {
     const int target = word_of(target_words, t);
@@ -90,7 +90,7 @@ Alignment attention_links(const math::Matrix& weights, const std::vector<int>& s
       }
     }
   }
-  sort_unique(links);
+  data::sort_unique(links);
   return links;
 }
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 #include "math/types.h"
 
 namespace rnnsearch::align {
@@ -52,7 +52,7 @@ math::Matrix words_only(const math::Matrix& unit_weights, EosRule eos);
 
 // Word links of one sentence pair under `rules`; source_words and target_words are
 // word_of_piece of the two sides.
-Alignment attention_links(const math::Matrix& weights, const std::vector<int>& source_words,
-                          const std::vector<int>& target_words, const WordAlignmentRules& rules);
+data::Alignment attention_links(const math::Matrix& weights, const std::vector<int>& source_words,
+                                const std::vector<int>& target_words, const WordAlignmentRules& rules);
 
 }  // namespace rnnsearch::align

@@ -26,7 +26,7 @@ std::size_t Batch::target_tokens() const {
 
 Batch make_batch(const std::vector<std::vector<std::int32_t>>& source,
                  const std::vector<std::vector<std::int32_t>>* target, const std::vector<std::size_t>& indices,
-                 const std::vector<align::Alignment>* alignments) {
+                 const std::vector<Alignment>* alignments) {
   Batch batch;
   const int B = static_cast<int>(indices.size());
   batch.sentences = B;
@@ -68,10 +68,10 @@ Batch make_batch(const std::vector<std::vector<std::int32_t>>& source,
   std::vector<int> links_of_target;
   for (int b = 0; b < B; ++b) {
     const std::size_t i = indices[b];
-    const align::Alignment& links = (*alignments)[i];
+    const Alignment& links = (*alignments)[i];
     const int source_pieces = static_cast<int>(source[i].size()), target_pieces = static_cast<int>((*target)[i].size());
     links_of_target.assign(static_cast<std::size_t>(target_pieces), 0);
-    for (const align::Link& link : links) {
+    for (const Link& link : links) {
       if (link.source < 0 || link.source >= source_pieces || link.target < 0 || link.target >= target_pieces) {
         throw util::Error("make_batch: link " + std::to_string(link.source) + "-" + std::to_string(link.target) +
                           " of sentence " + std::to_string(i) + " is outside its " + std::to_string(source_pieces) +
@@ -79,7 +79,7 @@ Batch make_batch(const std::vector<std::vector<std::int32_t>>& source,
       }
       ++links_of_target[static_cast<std::size_t>(link.target)];
     }
-    for (const align::Link& link : links) {
+    for (const Link& link : links) {
       batch.guide(static_cast<Eigen::Index>(link.target) * B + b, link.source) =
           1.0f / static_cast<float>(links_of_target[static_cast<std::size_t>(link.target)]);
     }

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 #include "math/types.h"
 
 namespace rnnsearch::data {
@@ -38,7 +38,7 @@ struct Batch {
 // ParallelCorpus::alignments) fill the guide. Throws util::Error for a link outside its pair.
 Batch make_batch(const std::vector<std::vector<std::int32_t>>& source,
                  const std::vector<std::vector<std::int32_t>>* target, const std::vector<std::size_t>& indices,
-                 const std::vector<align::Alignment>* alignments = nullptr);
+                 const std::vector<Alignment>* alignments = nullptr);
 inline Batch make_batch(const ParallelCorpus& corpus, const std::vector<std::size_t>& indices) {
   return make_batch(corpus.source, &corpus.target, indices, corpus.alignments.empty() ? nullptr : &corpus.alignments);
 }

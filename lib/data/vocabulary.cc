@@ -1,6 +1,6 @@
 #include "data/vocabulary.h"
 
-#include "text/vocab.h"
+#include "text/vocab_counts.h"
 #include "util/error.h"
 
 namespace rnnsearch::data {

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 #include "util/rng.h"
 
 namespace rnnsearch::demo {
@@ -31,7 +31,7 @@ namespace rnnsearch::demo {
 struct SentencePair {
   std::vector<std::string> source;
   std::vector<std::string> target;
-  align::Alignment links;
+  data::Alignment links;
 };
 
 // Draws one sentence pair.

@@ -24,7 +24,7 @@ std::string count_lines(std::size_t n) { return std::to_string(n) + (n == 1 ? " 
 
 }  // namespace
 
-EvalStream::EvalStream(const EvalConfig& config, std::size_t block_segments)
+EvalStream::EvalStream(const EvalOptions& config, std::size_t block_segments)
     : block_segments_(block_segments == 0 ? 1 : block_segments), num_refs_(config.num_refs) {
   if (num_refs_ == 1) {
     for (const auto& path : config.references) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/eval_config.h"
+#include "eval/eval_options.h"
 #include "eval/metric.h"
 
 namespace rnnsearch::util {
@@ -35,7 +35,7 @@ class EvalStream {
   // Opens every file (util::Error when one cannot be opened; util::UsageError for a
   // system output given twice, except the baseline of a paired test given again) and,
   // for stdin, reads its first line, whose columns are the systems.
-  explicit EvalStream(const EvalConfig& config, std::size_t block_segments = kBlockSegments);
+  explicit EvalStream(const EvalOptions& config, std::size_t block_segments = kBlockSegments);
   ~EvalStream();
   EvalStream(const EvalStream&) = delete;
   EvalStream& operator=(const EvalStream&) = delete;

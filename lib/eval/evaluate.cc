@@ -29,14 +29,14 @@ std::vector<std::string> sorted_metric_names(const std::vector<std::string>& nam
   return out;
 }
 
-std::uint64_t effective_seed(const EvalConfig& config) { return config.seed ? *config.seed : random_seed(); }
+std::uint64_t effective_seed(const EvalOptions& config) { return config.seed ? *config.seed : random_seed(); }
 
-std::string seed_text(const EvalConfig& config) { return config.seed ? std::to_string(*config.seed) : "none"; }
+std::string seed_text(const EvalOptions& config) { return config.seed ? std::to_string(*config.seed) : "none"; }
 
 // sacreBLEU warns when a BLEU hypothesis looks tokenized (100+ lines ending in " .").
 bool ends_in_tokenized_period(const std::string& l) { return l.size() >= 2 && l.compare(l.size() - 2, 2, " .") == 0; }
 
-void warn_if_tokenized(const EvalConfig& config, std::size_t count, std::vector<std::string>& warnings) {
+void warn_if_tokenized(const EvalOptions& config, std::size_t count, std::vector<std::string>& warnings) {
   if (config.bleu_force) return;
   if (count >= 100) {
     warnings.push_back("That's 100 lines that end in a tokenized period ('.')");
@@ -78,7 +78,7 @@ struct Collected {
 
 // Reads the inputs to their end, one block at a time: each block's references build a
 // metric for its segments only, whose rows are appended (or summed) per system.
-Collected collect_stats(const EvalConfig& config, EvalStream& inputs, const std::vector<std::string>& names,
+Collected collect_stats(const EvalOptions& config, EvalStream& inputs, const std::vector<std::string>& names,
                         bool rows, bool sentence_level) {
   const std::size_t systems = inputs.system_names().size();
   Collected out;
@@ -120,7 +120,7 @@ Collected collect_stats(const EvalConfig& config, EvalStream& inputs, const std:
   return out;
 }
 
-std::string sentence_level(const EvalConfig& config, EvalStream& inputs, std::vector<std::string>& warnings) {
+std::string sentence_level(const EvalOptions& config, EvalStream& inputs, std::vector<std::string>& warnings) {
   if (config.metrics.size() > 1) throw util::UsageError("--sentence-level takes one metric, got " + std::to_string(config.metrics.size()));
   const std::size_t systems = inputs.system_names().size();
   if (systems > 1) throw util::UsageError("--sentence-level scores one system, got " + std::to_string(systems));
@@ -140,7 +140,7 @@ std::string sentence_level(const EvalConfig& config, EvalStream& inputs, std::ve
   return out;
 }
 
-std::string single_system(const EvalConfig& config, const Collected& collected) {
+std::string single_system(const EvalOptions& config, const Collected& collected) {
   const bool json = config.format == "json";
   std::vector<std::string> results;
   for (const MetricStats& m : collected.metrics) {
@@ -162,7 +162,7 @@ std::string single_system(const EvalConfig& config, const Collected& collected) 
   return format_single_results(results, json);
 }
 
-std::string multi_system(const EvalConfig& config, const std::vector<std::string>& system_names,
+std::string multi_system(const EvalOptions& config, const std::vector<std::string>& system_names,
                          const Collected& collected) {
   const bool paired = config.paired_bs || config.paired_ar;
   ResultsTable table;
@@ -226,7 +226,7 @@ std::string multi_system(const EvalConfig& config, const std::vector<std::string
 
 }  // namespace
 
-EvalReport evaluate(const EvalConfig& config, EvalStream& inputs) {
+EvalReport evaluate(const EvalOptions& config, EvalStream& inputs) {
   EvalReport report;
   if (config.sentence_level) {
     report.output = sentence_level(config, inputs, report.warnings);

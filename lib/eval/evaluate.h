@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/eval_config.h"
+#include "eval/eval_options.h"
 #include "eval/eval_stream.h"
 
 namespace rnnsearch::eval {
@@ -19,6 +19,6 @@ struct EvalReport {
 // their sums, added in segment order: the scores are the same to the bit).
 // Throws util::Error for bad input and util::UsageError for impossible requests
 // (e.g. several metrics at sentence level).
-EvalReport evaluate(const EvalConfig& config, EvalStream& inputs);
+EvalReport evaluate(const EvalOptions& config, EvalStream& inputs);
 
 }  // namespace rnnsearch::eval

@@ -7,7 +7,7 @@
 
 namespace rnnsearch::eval {
 
-std::unique_ptr<Metric> make_metric(const std::string& name, const EvalConfig& config,
+std::unique_ptr<Metric> make_metric(const std::string& name, const EvalOptions& config,
                                     const ReferenceSet& references, bool sentence_level) {
   if (name == "bleu") {
     BleuOptions options;

@@ -2,7 +2,7 @@
 
 namespace rnnsearch::model {
 
-FlopCount training_flops(const ModelConfig& c, const BatchShape& s) {
+FlopCount training_flops(const ModelOptions& c, const BatchShape& s) {
   const double B = s.sentences, S = s.source_length, T = s.target_length, N = static_cast<double>(s.real_target_tokens);
   const double e = c.embedding, n = c.encoder_hidden, D = 2.0 * n, m = c.decoder_hidden, A = c.attention;
   const double l = c.maxout, V = c.target_vocabulary, G = 3.0 * m;

@@ -8,7 +8,7 @@
 // achieved rate fall short of the SGEMM rate.
 #include <cstdint>
 
-#include "model/config.h"
+#include "model/model_options.h"
 
 namespace rnnsearch::model {
 
@@ -28,6 +28,6 @@ struct FlopCount {
   double matrix_products() const { return encoder + attention + decoder_recurrence + deep_output + softmax_layer; }
 };
 
-FlopCount training_flops(const ModelConfig& config, const BatchShape& shape);
+FlopCount training_flops(const ModelOptions& config, const BatchShape& shape);
 
 }  // namespace rnnsearch::model

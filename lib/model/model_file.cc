@@ -70,7 +70,7 @@ data::Vocabulary read_vocabulary(CheckedBinaryIArchive& archive, const std::stri
 // The floats the parameters of `config` take at least (the matrices every model has,
 // whatever its options): checked against the payload before the model is allocated, so
 // a damaged config cannot ask for gigabytes.
-double least_parameter_floats(const ModelConfig& c) {
+double least_parameter_floats(const ModelOptions& c) {
   const double e = c.embedding, n = c.encoder_hidden, m = c.decoder_hidden, l = c.maxout;
   const double vs = c.source_vocabulary, vt = c.target_vocabulary;
   double floats = vs * e + vt * e + vt;       // E_x, E_y, b_out
@@ -104,7 +104,7 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
   std::ostringstream payload;
   {
     boost::archive::binary_oarchive archive(payload, kArchiveFlags);
-    ModelConfig config = model.config();
+    ModelOptions config = model.config();
     archive << config;
     std::vector<std::string> tokens = source_vocabulary.tokens();
     archive << tokens;
@@ -172,7 +172,7 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
   try {
     std::istringstream payload(std::move(data));
     CheckedBinaryIArchive archive(payload, header.payload_size, kArchiveFlags, path);
-    ModelConfig config;
+    ModelOptions config;
     archive >> config;
     config.validate();
     loaded.source_vocabulary = read_vocabulary(archive, path, "source", config.source_vocabulary);

@@ -7,8 +7,8 @@
 // Reading refuses, with a message naming the file: another kind of file, a newer format
 // version, another float layout, a truncated file (size) and a corrupt one (hash).
 // Format versions: 1 (no attention form in the config: read as additive attention);
-// 2 adds ModelConfig::attention_form (the config's class version 1); 3 adds
-// ModelConfig::alignment_head (class version 2) and, with it, the head's parameters.
+// 2 adds ModelOptions::attention_form (the config's class version 1); 3 adds
+// ModelOptions::alignment_head (class version 2) and, with it, the head's parameters.
 // Writing goes through util::AtomicFileWriter: the old file stays until the new one is whole.
 // Reading checks every size in the payload before allocating (model/checked_archive.h).
 #include <boost/archive/binary_oarchive.hpp>

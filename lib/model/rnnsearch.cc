@@ -132,7 +132,7 @@ void log_softmax_rows(math::Matrix& m) {
 
 }  // namespace
 
-RnnSearch::RnnSearch(const ModelConfig& config)
+RnnSearch::RnnSearch(const ModelOptions& config)
     : config_((config.validate(), config)),
       encoder_(parameters_, "encoder", config.source_vocabulary, config.embedding, config.encoder_hidden),
       init_(parameters_, "decoder.init", 2 * config.encoder_hidden, config.decoder_hidden),

@@ -32,7 +32,7 @@
 
 #include "data/batch.h"
 #include "math/types.h"
-#include "model/config.h"
+#include "model/model_options.h"
 #include "nn/attention.h"
 #include "nn/bi_encoder.h"
 #include "nn/cross_entropy.h"
@@ -83,12 +83,12 @@ void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, Enc
 
 class RnnSearch {
  public:
-  explicit RnnSearch(const ModelConfig& config);
+  explicit RnnSearch(const ModelOptions& config);
   ~RnnSearch();
   RnnSearch(const RnnSearch&) = delete;
   RnnSearch& operator=(const RnnSearch&) = delete;
 
-  const ModelConfig& config() const { return config_; }
+  const ModelOptions& config() const { return config_; }
   // False for --attention none: the decoder has no alignment, and forced_attention and the
   // weights of decoder_step (all zero) mean nothing.
   bool has_attention() const { return attention_->has_weights(); }
@@ -139,7 +139,7 @@ class RnnSearch {
   // parameters' gradients.
   nn::CrossEntropySum alignment_head_loss(const data::Batch& batch, const LossOptions& options, float gradient_scale);
 
-  ModelConfig config_;
+  ModelOptions config_;
   nn::ParameterRegistry parameters_;
   nn::BiEncoder encoder_;
   nn::Linear init_;                  // W_s, b_s: [2n x m]

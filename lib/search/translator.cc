@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "align/attention_alignment.h"
+#include "search/attention_alignment.h"
 #include "data/batch.h"
 #include "data/vocabulary.h"
 #include "math/gemm.h"
@@ -76,7 +76,9 @@ std::string translation_text(const Hypothesis& h, const Source& source, const da
 }
 
 std::string alignment_text(const Hypothesis& h, const Source& source, const std::string& kind) {
-  if (kind == "hard") return align::format_pharaoh(align::hard_alignment(h.attention, source.words.size(), h.tokens.size()));
+  if (kind == "hard") {
+    return data::format_pharaoh(hard_alignment(h.attention, source.words.size(), h.tokens.size()));
+  }
   std::string text;  // soft: a row per target token (and </s>), weights over the source tokens and </s>
   for (const auto& row : h.attention) {
     if (!text.empty()) text += ' ';
@@ -115,7 +117,7 @@ void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>
 
 }  // namespace
 
-std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateConfig& config,
+std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                              const std::string& input, const std::string& output,
                              const std::function<void(const std::string&)>& warn) {
   config.validate();

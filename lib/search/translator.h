@@ -34,7 +34,7 @@ constexpr double kMaxLengthRatio = 100.0;
 constexpr double kMaxLengthPenalty = 10.0;
 constexpr std::size_t kMaxSourcePieces = 10000;
 
-struct TranslateConfig {
+struct TranslateOptions {
   BeamOptions beam;              // beam_size, n_best, length_penalty, max_length_ratio, batch_size (= --mini-batch)
   int maxi_batch = 10;           // mini-batches per window sorted by length
   bool n_best_output = false;    // Moses n-best lines instead of plain translations
@@ -55,7 +55,7 @@ struct TranslateConfig {
 // through its own source vocabulary, and all must have the same target vocabulary
 // (util::Error otherwise). `warn` receives one-line warnings (truncated lines). Returns
 // the number of lines.
-std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateConfig& config,
+std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                              const std::string& input, const std::string& output,
                              const std::function<void(const std::string&)>& warn);
 

@@ -88,7 +88,7 @@ std::size_t count_to_end(util::LineReader& reader) {
 
 const char* drop_reason_key(CleanDrop reason) { return kDropKeys[static_cast<std::size_t>(reason)]; }
 
-void CleanConfig::set_arguments(const std::vector<std::string>& arguments) {
+void CleanOptions::set_arguments(const std::vector<std::string>& arguments) {
   if (arguments.size() < 6 || arguments.size() > 7) {
     throw util::UsageError("expected CORPUS L1 L2 CLEAN MIN MAX [RETAINED], got " + std::to_string(arguments.size()) +
                            " argument" + (arguments.size() == 1 ? "" : "s"));
@@ -106,7 +106,7 @@ void CleanConfig::set_arguments(const std::vector<std::string>& arguments) {
   retained = arguments.size() == 7 ? arguments[6] : "";
 }
 
-void CleanConfig::validate() const {
+void CleanOptions::validate() const {
   if (lang1 == lang2) throw util::UsageError("L1 and L2 must differ, got '" + lang1 + "' twice");
   if (min_words > max_words) {
     throw util::UsageError("MIN must not exceed MAX, got " + std::to_string(min_words) + " > " +
@@ -240,7 +240,7 @@ bool has_blank_factor(std::string_view s) {
 UndefinedRatio::UndefinedRatio(int side_number)
     : std::runtime_error("no words outside XML tags, so the length ratio is undefined"), side(side_number) {}
 
-std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view side2, const CleanConfig& cfg) {
+std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view side2, const CleanOptions& cfg) {
   if (side1.empty() || side2.empty()) return CleanDrop::kEmpty;
   const std::size_t words1 = count_words(side1, cfg.ignore_xml), words2 = count_words(side2, cfg.ignore_xml);
   if (words1 > cfg.max_words || words2 > cfg.max_words) return CleanDrop::kTooLong;
@@ -258,7 +258,7 @@ std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view sid
   return std::nullopt;
 }
 
-CleanSummary clean_corpus(const CleanConfig& cfg, util::ProgressMeter* progress) {
+CleanSummary clean_corpus(const CleanOptions& cfg, util::ProgressMeter* progress) {
   cfg.validate();
   CorpusInput input1(cfg.input_path(cfg.lang1)), input2(cfg.input_path(cfg.lang2));
   util::LineReader& reader1 = input1.reader();
@@ -359,7 +359,7 @@ std::string summary_table(const CleanSummary& summary) {
   return out.str();
 }
 
-std::string summary_report(const CleanSummary& summary, const CleanConfig& cfg) {
+std::string summary_report(const CleanSummary& summary, const CleanOptions& cfg) {
   const std::string limits[kCleanDropCount] = {
       cfg.drop_invalid_utf8 ? "" : "off: an error",
       "a side without words",

@@ -47,7 +47,7 @@ struct AlignedFile {
   std::string output;  // gets IN's lines of the kept pairs, unchanged
 };
 
-struct CleanConfig {
+struct CleanOptions {
   // The script's positional arguments (no defaults: all are required but RETAINED).
   std::string corpus;           // CORPUS: reads CORPUS.L1 and CORPUS.L2 (or their .gz)
   std::string lang1, lang2;     // L1, L2
@@ -125,7 +125,7 @@ struct UndefinedRatio : std::runtime_error {
 };
 
 // The first rule that drops the cleaned pair, or nullopt when it is kept.
-std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view side2, const CleanConfig& cfg);
+std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view side2, const CleanOptions& cfg);
 
 // --- The streaming driver ----------------------------------------------------------------
 
@@ -133,13 +133,13 @@ std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view sid
 // end and returns the counts. `progress` (optional) advances once per pair read. Throws
 // util::Error naming file and line for unequal line counts, invalid UTF-8 (unless
 // cfg.drop_invalid_utf8), a blank factor or an undefined ratio; no output is left then.
-CleanSummary clean_corpus(const CleanConfig& cfg, util::ProgressMeter* progress = nullptr);
+CleanSummary clean_corpus(const CleanOptions& cfg, util::ProgressMeter* progress = nullptr);
 
 // The summary file: "read", "kept", "dropped" and each drop_reason_key, with a tab and the
 // count, one per line in that order.
 std::string summary_table(const CleanSummary& summary);
 // The summary for people: a first line with the totals, then one indented line per rule
 // with its count and the limit it applied ("off" for rules not asked for).
-std::string summary_report(const CleanSummary& summary, const CleanConfig& cfg);
+std::string summary_report(const CleanSummary& summary, const CleanOptions& cfg);
 
 }  // namespace rnnsearch::text

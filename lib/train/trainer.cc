@@ -54,7 +54,7 @@ std::unique_ptr<nn::Optimizer> make_optimizer(const std::string& name) {
 // Everything one run holds; run() is the loop.
 class Trainer {
  public:
-  Trainer(const TrainConfig& config, const ProcessGroup& group)
+  Trainer(const TrainOptions& config, const ProcessGroup& group)
       : config_(config), group_(group), progress_(config.quiet || !group.is_root(), config.log_freq) {}
 
   TrainOutcome run();
@@ -81,7 +81,7 @@ class Trainer {
   double run_seconds_left(std::size_t batches_in_epoch) const;
   void finish_model_file();
 
-  const TrainConfig& config_;
+  const TrainOptions& config_;
   const ProcessGroup& group_;
   Progress progress_;
   data::Vocabulary source_vocabulary_, target_vocabulary_;
@@ -161,7 +161,7 @@ void from_bytes(const std::string& bytes, T& value) {
 
 // What rank 0 sends the other processes besides the parameter and optimizer values.
 struct SharedTraining {
-  model::ModelConfig model;
+  model::ModelOptions model;
   TrainingState state;
   long last_saved_update = -1;
   long optimizer_steps = 0;
@@ -299,7 +299,7 @@ void Trainer::start_from_pretrained() {
   const int head = config_.model.alignment_head;
   if (head > 0 && !model_->has_alignment_head()) {
     // The same model with a new, randomly initialized alignment head.
-    model::ModelConfig with_head = model_->config();
+    model::ModelOptions with_head = model_->config();
     with_head.alignment_head = head;
     auto fresh = std::make_unique<model::RnnSearch>(with_head);
     util::Rng rng(config_.seed);
@@ -327,7 +327,7 @@ void Trainer::check_alignment_head() const {
 void Trainer::create_model() {
   // An old run's best model must not pass for this run's (--overwrite got here).
   std::remove(config_.best_model_path().c_str());
-  model::ModelConfig model_config = config_.model;
+  model::ModelOptions model_config = config_.model;
   model_config.source_vocabulary = static_cast<int>(source_vocabulary_.size());
   model_config.target_vocabulary = static_cast<int>(target_vocabulary_.size());
   model_ = std::make_unique<model::RnnSearch>(model_config);
@@ -613,12 +613,12 @@ TrainOutcome Trainer::run() {
 
 void request_stop(int signal) { stop_signal.store(signal); }
 
-TrainOutcome run_training(const TrainConfig& config) {
+TrainOutcome run_training(const TrainOptions& config) {
   const ProcessGroup alone;
   return run_training(config, alone);
 }
 
-TrainOutcome run_training(const TrainConfig& config, const ProcessGroup& group) {
+TrainOutcome run_training(const TrainOptions& config, const ProcessGroup& group) {
   config.validate();
   Trainer trainer(config, group);
   return trainer.run();

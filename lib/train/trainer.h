@@ -3,7 +3,7 @@
 // stopping, checkpoints and exact resume. Same config, seed, thread and process count
 // give the same bits, whether or not the run was interrupted and resumed in between.
 #include "train/process_group.h"
-#include "train/train_config.h"
+#include "train/train_options.h"
 #include "train/training_state.h"
 
 namespace rnnsearch::train {
@@ -18,14 +18,14 @@ struct TrainOutcome {
 // Trains as `config` says, writing progress to stderr. Throws util::Error for bad input
 // (naming file and line) and for a NaN or infinite loss (naming the update); files on
 // disk are then as the last successful save left them.
-TrainOutcome run_training(const TrainConfig& config);
+TrainOutcome run_training(const TrainOptions& config);
 // The same across the processes of `group` (train/process_group.h), each running this
 // with the same config: rank 0 reads the checkpoint or builds the vocabularies and the
 // model, and gives them to the others; every process reads the corpus (and checks it is
 // the same as rank 0's) and computes the same global batches; rank 0 alone writes files
 // and progress. All processes stop after the same update, for a limit, early stopping or
 // a signal that any of them received. Failures met by all throw GroupFailure on each.
-TrainOutcome run_training(const TrainConfig& config, const ProcessGroup& group);
+TrainOutcome run_training(const TrainOptions& config, const ProcessGroup& group);
 
 // Asks a running run_training to save and return after the current update, reporting
 // `signal` (> 0: SIGINT, SIGTERM) in TrainOutcome::signal. Safe to call from a signal handler.

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 #include "data/vocabulary.h"
 #include "train/data_parallel.h"
 

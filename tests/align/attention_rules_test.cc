@@ -29,7 +29,7 @@ math::Matrix attention() {
 }
 
 std::string links(const align::WordAlignmentRules& rules) {
-  return align::format_pharaoh(align::attention_links(attention(), kSourceWords, kTargetWords, rules));
+  return data::format_pharaoh(align::attention_links(attention(), kSourceWords, kTargetWords, rules));
 }
 
 }  // namespace
@@ -89,9 +89,9 @@ BOOST_AUTO_TEST_CASE(rule_names_parse_and_others_are_usage_errors) {
 BOOST_AUTO_TEST_CASE(soft_combine_links_pairs_whose_two_directions_agree_on_average) {
   const auto forward = align::parse_soft_rows("0.9,0.1 0.35,0.65", "fwd", 1);  // 2 target x 2 source words
   const auto reverse = align::parse_soft_rows("0.8,0.2 0.5,0.5", "rev", 1);  // 2 source x 2 target words
-  BOOST_TEST(align::format_pharaoh(align::combine_soft(forward, reverse, 0.5f, "rev", 1)) == "0-0 1-1");
+  BOOST_TEST(data::format_pharaoh(align::combine_soft(forward, reverse, 0.5f, "rev", 1)) == "0-0 1-1");
   // Means: 0-0 0.85, 0-1 0.275, 1-0 0.3, 1-1 0.575.
-  BOOST_TEST(align::format_pharaoh(align::combine_soft(forward, reverse, 0.29f, "rev", 1)) == "0-0 1-0 1-1");
+  BOOST_TEST(data::format_pharaoh(align::combine_soft(forward, reverse, 0.29f, "rev", 1)) == "0-0 1-0 1-1");
   BOOST_TEST(align::parse_soft_rows("", "fwd", 1).size() == 0);
   const auto wide = align::parse_soft_rows("0.5,0.5,0", "rev", 4);
   BOOST_TEST(rt::error_message([&] { align::combine_soft(forward, wide, 0.5f, "rev", 4); })
@@ -109,9 +109,9 @@ BOOST_AUTO_TEST_CASE(gold_files_in_the_shared_task_format_equal_their_pharaoh_fo
   BOOST_TEST(!pharaoh.shared_task_format);
   BOOST_TEST_REQUIRE(task.sentences.size() == 3u);
   for (std::size_t i = 0; i < 3; ++i) {
-    BOOST_TEST(align::format_pharaoh(task.sentences[i].sure) == align::format_pharaoh(pharaoh.sentences[i].sure));
-    BOOST_TEST(align::format_pharaoh(task.sentences[i].possible) ==
-               align::format_pharaoh(pharaoh.sentences[i].possible));
+    BOOST_TEST(data::format_pharaoh(task.sentences[i].sure) == data::format_pharaoh(pharaoh.sentences[i].sure));
+    BOOST_TEST(data::format_pharaoh(task.sentences[i].possible) ==
+               data::format_pharaoh(pharaoh.sentences[i].possible));
   }
   BOOST_TEST(rt::error_message([] { align::parse_gold_file({"1 1 1 S", "1 2 2 Q"}, "gold.wa"); })
                  .find("gold.wa:2: expected 'SENT SRC_POS TGT_POS [S|P]'") == 0u);

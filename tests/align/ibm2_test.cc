@@ -55,10 +55,10 @@ BOOST_AUTO_TEST_CASE(learns_a_lexicon_and_the_reverse_direction_swaps_roles) {
   }
   // Pair 1 (n = 4, reversed): a i <-> b (n - 1 - i) unless a word repeats.
   const auto& links = result.links[1];
-  BOOST_TEST(align::format_pharaoh(links) == "0-3 1-2 2-1 3-0");
+  BOOST_TEST(data::format_pharaoh(links) == "0-3 1-2 2-1 3-0");
   // Reverse: the target generates the source; the links are the same pairs, source first.
   const auto reverse = align::ibm2_align(words(target), words(source), align::Ibm2Options{});
-  BOOST_TEST(align::format_pharaoh(align::inverted(reverse.links[1])) == "0-3 1-2 2-1 3-0");
+  BOOST_TEST(data::format_pharaoh(data::inverted(reverse.links[1])) == "0-3 1-2 2-1 3-0");
   BOOST_TEST(rt::error_message([] { align::ibm2_align({{"a"}, {}}, {{"b"}, {"c"}}, align::Ibm2Options{}); }) ==
              "ibm2_align: pair 2 has an empty side");
 }
@@ -82,8 +82,8 @@ BOOST_AUTO_TEST_CASE(agrees_with_fast_align_on_the_golden_multi30k_output) {
                boost::test_tools::tolerance(5e-6));  // printed to 6 digits
     align::AlignmentScores agreement;
     for (std::size_t i = 0; i < golden.size(); ++i) {
-      const align::Alignment links = reverse ? align::inverted(result.links[i]) : result.links[i];
-      const auto gold = align::parse_pharaoh(golden[i], "golden", i + 1);
+      const data::Alignment links = reverse ? data::inverted(result.links[i]) : result.links[i];
+      const auto gold = data::parse_pharaoh(golden[i], "golden", i + 1);
       agreement.add(links, {gold, gold});
     }
     BOOST_TEST_MESSAGE((reverse ? "reverse" : "forward") << ": precision " << agreement.precision() << ", recall "

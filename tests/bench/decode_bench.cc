@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   }
   std::vector<model::LoadedModel> models;
   models.push_back(model::read_model_file(model_path));
-  search::TranslateConfig config;
+  search::TranslateOptions config;
   config.beam.beam_size = beam;
   config.beam.batch_size = mini_batch;
   config.threads = threads;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "data/batch.h"
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 #include "math/gemm_kernels.h"
 #include "model/rnnsearch.h"
 #include "nn/optimizer.h"
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   const auto target_vocabulary = data::Vocabulary::from_text_files({options.target});
   const auto corpus = data::read_parallel_corpus(options.source, options.target, source_vocabulary, target_vocabulary,
                                                  data::CorpusOptions{});
-  model::ModelConfig config;  // the defaults are the benchmark configuration
+  model::ModelOptions config;  // the defaults are the benchmark configuration
   config.source_vocabulary = static_cast<int>(source_vocabulary.size());
   config.target_vocabulary = static_cast<int>(target_vocabulary.size());
   model::RnnSearch net(config);

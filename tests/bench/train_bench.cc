@@ -19,7 +19,7 @@
 
 #include "math/gemm_kernels.h"
 #include "data/batch.h"
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 #include "math/gemm.h"
 #include "model/flops.h"
 #include "model/rnnsearch.h"
@@ -40,7 +40,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 struct Options {
   std::string source, target;
-  std::string attention = nn::attention_form_name(model::ModelConfig{}.attention_form);  // nmt-train --attention
+  std::string attention = nn::attention_form_name(model::ModelOptions{}.attention_form);  // nmt-train --attention
   int threads = 2, updates = 150, warmup = 20, load = 0, runs = 5;
 };
 
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   data::CorpusOptions corpus_options;  // 50 tokens, longer pairs skipped, as the PyTorch peer does
   const auto corpus = data::read_parallel_corpus(options.source, options.target, source_vocabulary, target_vocabulary,
                                                  corpus_options);
-  model::ModelConfig config;  // the defaults are the benchmark configuration
+  model::ModelOptions config;  // the defaults are the benchmark configuration
   config.source_vocabulary = static_cast<int>(source_vocabulary.size());
   config.target_vocabulary = static_cast<int>(target_vocabulary.size());
   config.attention_form = model::parse_attention_form(options.attention);

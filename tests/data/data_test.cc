@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <set>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 #include "data/batch.h"
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 #include "data/vocabulary.h"
 #include "support/error_message.h"
 #include "support/temp_dir.h"
@@ -56,9 +56,9 @@ struct AlignedCorpus {
 
 const char* const kGoodLinks = "0-1 1-0\n\n4-0\n1-1 0-0\n";
 
-std::string pharaoh_lines(const std::vector<align::Alignment>& alignments) {
+std::string pharaoh_lines(const std::vector<data::Alignment>& alignments) {
   std::string text;
-  for (const auto& links : alignments) text += align::format_pharaoh(links) + "|";
+  for (const auto& links : alignments) text += data::format_pharaoh(links) + "|";
   return text;
 }
 
@@ -67,14 +67,14 @@ std::string pharaoh_lines(const std::vector<align::Alignment>& alignments) {
 BOOST_AUTO_TEST_SUITE(data_layer)
 
 BOOST_AUTO_TEST_CASE(pieces_map_to_their_words_and_word_links_to_piece_links) {
-  BOOST_TEST((align::word_of_piece(std::vector<std::string>{"a@@", "b", "c"}) == std::vector<int>{0, 0, 1}));
-  BOOST_TEST((align::word_of_piece(std::vector<std::string>{"a@@", "b@@", "c", "d", "e@@", "f"}) ==
-              std::vector<int>{0, 0, 0, 1, 2, 2}));
-  BOOST_TEST(align::word_of_piece(std::vector<std::string>{}).empty());
-  BOOST_TEST((align::word_of_piece(std::vector<std::string>{"@@", "b"}) == std::vector<int>{0, 0}));
+  BOOST_TEST((data::word_of_piece(std::vector<std::string>{"a@@", "b", "c"}) == std::vector<int>{0, 0, 1}));
+  BOOST_TEST((data::word_of_piece(std::vector<std::string>{"a@@", "b@@", "c", "d", "e@@", "f"}) ==
+             std::vector<int>{0, 0, 0, 1, 2, 2}));
+  BOOST_TEST(data::word_of_piece(std::vector<std::string>{}).empty());
+  BOOST_TEST((data::word_of_piece(std::vector<std::string>{"@@", "b"}) == std::vector<int>{0, 0}));
   // "a@@ b c" -> "x y@@ z": ab-yz, c-x.
-  const auto links = align::piece_links(align::parse_pharaoh("0-1 1-0", "t", 1), {0, 0, 1}, {0, 1, 1});
-  BOOST_TEST(align::format_pharaoh(links) == "0-1 0-2 1-1 1-2 2-0");
+  const auto links = data::piece_links(data::parse_pharaoh("0-1 1-0", "t", 1), {0, 0, 1}, {0, 1, 1});
+  BOOST_TEST(data::format_pharaoh(links) == "0-1 0-2 1-1 1-2 2-0");
 }
 
 BOOST_AUTO_TEST_CASE(corpus_alignments_become_piece_links_of_the_kept_pairs) {

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "demo/corpus.h"
+#include "demo/generated_corpus.h"
 #include "demo/lexicon.h"
 #include "text/tokenizer.h"
 
@@ -14,8 +14,8 @@ namespace demo = rnnsearch::demo;
 
 namespace {
 
-demo::CorpusConfig sizes(long train, long valid, long test, std::uint64_t seed = 1) {
-  demo::CorpusConfig config;
+demo::GeneratedCorpusOptions sizes(long train, long valid, long test, std::uint64_t seed = 1) {
+  demo::GeneratedCorpusOptions config;
   config.train = train;
   config.valid = valid;
   config.test = test;

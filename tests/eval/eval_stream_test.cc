@@ -3,7 +3,7 @@
 // early is reported with both files' whole line counts.
 #include <boost/test/unit_test.hpp>
 
-#include "eval/eval_config.h"
+#include "eval/eval_options.h"
 #include "eval/eval_stream.h"
 #include "eval/evaluate.h"
 #include "eval/length_buckets.h"
@@ -23,7 +23,7 @@ constexpr const char* kHyp =
 constexpr const char* kHyp2 =
     "a cat is on the mat\nthe dog runs in the park\ntwo men play\nit is raining\nthe end\n\nwe meet again\n";
 
-std::string report(const eval::EvalConfig& config, std::size_t block) {
+std::string report(const eval::EvalOptions& config, std::size_t block) {
   eval::EvalStream inputs(config, block);
   return eval::evaluate(config, inputs).output;
 }
@@ -34,19 +34,19 @@ BOOST_AUTO_TEST_SUITE(eval_stream)
 
 BOOST_AUTO_TEST_CASE(the_block_size_changes_no_output) {
   const rnnsearch::testing::TempDir dir;
-  eval::EvalConfig single;
+  eval::EvalOptions single;
   single.references = {dir.write("ref", kRef), dir.write("ref2", kHyp2)};
   single.inputs = {dir.write("hyp", kHyp)};
   single.metrics = {"bleu", "chrf", "ter"};
   single.format = "text";
-  eval::EvalConfig confidence = single;
+  eval::EvalOptions confidence = single;
   confidence.confidence = true;
   confidence.confidence_n = 50;
-  eval::EvalConfig paired = single;
+  eval::EvalOptions paired = single;
   paired.inputs.push_back((dir.path() / "ref2").string());
   paired.paired_bs = true;
   paired.paired_bs_n = 50;
-  eval::EvalConfig sentence = single;
+  eval::EvalOptions sentence = single;
   sentence.metrics = {"chrf"};
   sentence.sentence_level = true;
   for (const auto* config : {&single, &confidence, &paired, &sentence}) {
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(the_block_size_changes_no_output) {
 
 BOOST_AUTO_TEST_CASE(by_length_blocks_equal_score_by_length) {
   const rnnsearch::testing::TempDir dir;
-  eval::EvalConfig config;
+  eval::EvalOptions config;
   config.references = {dir.write("ref", kRef)};
   config.inputs = {dir.write("hyp", kHyp)};
   eval::LengthBucketOptions options;
@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(by_length_blocks_equal_score_by_length) {
 
 BOOST_AUTO_TEST_CASE(a_file_ending_early_is_named_with_both_line_counts) {
   const rnnsearch::testing::TempDir dir;
-  eval::EvalConfig config;
+  eval::EvalOptions config;
   const std::string ref = dir.write("ref", kRef), hyp = dir.write("hyp", "one\ntwo\n");
   config.references = {ref};
   config.inputs = {hyp};

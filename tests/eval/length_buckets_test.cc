@@ -2,7 +2,7 @@
 // whole set's, the table and the SVG chart.
 #include <boost/test/unit_test.hpp>
 
-#include "eval/eval_config.h"
+#include "eval/eval_options.h"
 #include "eval/length_buckets.h"
 #include "eval/length_chart.h"
 #include "eval/metric_factory.h"
@@ -50,7 +50,7 @@ BOOST_AUTO_TEST_CASE(pooled_buckets_score_as_the_whole_set_and_empty_buckets_sho
   const std::vector<std::vector<std::string>> systems = {
       {"the cat sat on a mat", "a dog runs in a park", "two men play chess", "it is raining", "the end"},
       {"a cat is on the mat", "the dog runs in the park today", "men play", "it rains", "the end of a long sentence"}};
-  eval::EvalConfig config;
+  eval::EvalOptions config;
   const auto bleu = eval::make_metric("bleu", config, references, false);
   eval::LengthBucketOptions options;
   options.width = 10;

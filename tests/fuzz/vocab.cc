@@ -5,7 +5,7 @@
 
 #include "data/vocabulary.h"
 #include "fuzz_input.h"
-#include "text/vocab.h"
+#include "text/vocab_counts.h"
 #include "util/error.h"
 
 using namespace rnnsearch;

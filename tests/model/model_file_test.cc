@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(every_attention_form_round_trips_bit_for_bit) {
   for (const auto form : {nn::AttentionForm::kAdditive, nn::AttentionForm::kGeneral, nn::AttentionForm::kDot,
                           nn::AttentionForm::kNone}) {
     BOOST_TEST_CONTEXT(nn::attention_form_name(form)) {
-      model::ModelConfig config;
+      model::ModelOptions config;
       config.source_vocabulary = static_cast<int>(source.size());
       config.target_vocabulary = static_cast<int>(target.size());
       config.embedding = 4;
@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(a_format_1_file_is_an_additive_model) {
   BOOST_TEST(version == 1u);
 
   const auto loaded = model::read_model_file(path);
-  const model::ModelConfig& config = loaded.model->config();
+  const model::ModelOptions& config = loaded.model->config();
   BOOST_TEST((config.attention_form == nn::AttentionForm::kAdditive));
   BOOST_TEST(config.alignment_head == 0);
   BOOST_TEST(config.summary() == "emb 8, enc 8x2, dec 16, att additive 8, maxout 8, vocab 10/10");
@@ -153,7 +153,7 @@ BOOST_AUTO_TEST_CASE(a_newer_format_version_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(alignment_needs_a_model_with_attention) {
-  model::ModelConfig config;
+  model::ModelOptions config;
   config.source_vocabulary = config.target_vocabulary = 6;
   config.embedding = config.encoder_hidden = config.decoder_hidden = config.attention = config.maxout = 2;
   config.attention_form = nn::AttentionForm::kNone;

@@ -58,8 +58,8 @@ std::string rehash(std::string bytes) {
   return bytes;
 }
 
-model::ModelConfig small_config(int source, int target) {
-  model::ModelConfig c;
+model::ModelOptions small_config(int source, int target) {
+  model::ModelOptions c;
   c.source_vocabulary = source;
   c.target_vocabulary = target;
   c.embedding = c.encoder_hidden = c.decoder_hidden = c.attention = c.maxout = 4;

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 #include "data/batch.h"
 #include "math/gemm.h"
 #include "model/flops.h"
@@ -22,8 +22,8 @@ namespace {
 constexpr double kModelTolerance = 3e-2;
 constexpr float kModelStep = 2e-3f;
 
-model::ModelConfig tiny_config(bool tied, nn::AttentionForm form = nn::AttentionForm::kAdditive) {
-  model::ModelConfig config;
+model::ModelOptions tiny_config(bool tied, nn::AttentionForm form = nn::AttentionForm::kAdditive) {
+  model::ModelOptions config;
   config.attention_form = form;
   config.source_vocabulary = 9;
   config.target_vocabulary = 8;
@@ -48,8 +48,8 @@ data::ParallelCorpus tiny_corpus() {
 // pair 1 an unlinked target piece, pair 2 no links at all.
 data::ParallelCorpus tiny_aligned_corpus() {
   data::ParallelCorpus corpus = tiny_corpus();
-  corpus.alignments = {align::parse_pharaoh("0-0 2-0 1-1", "tiny", 1), align::parse_pharaoh("0-0 0-2", "tiny", 2),
-                       align::Alignment{}};
+  corpus.alignments = {data::parse_pharaoh("0-0 2-0 1-1", "tiny", 1), data::parse_pharaoh("0-0 0-2", "tiny", 2),
+                       data::Alignment{}};
   return corpus;
 }
 
@@ -57,7 +57,7 @@ data::ParallelCorpus tiny_aligned_corpus() {
 // of a tie (a kink, where no derivative exists). guided > 0: the guided-alignment weight,
 // on tiny_aligned_corpus.
 rt::GradientReport check_model(bool tied, float dropout, float smoothing, std::uint32_t seed = 17,
-                               float guided = 0.0f, const model::ModelConfig* config = nullptr) {
+                               float guided = 0.0f, const model::ModelOptions* config = nullptr) {
   model::RnnSearch net(config ? *config : tiny_config(tied));
   rt::randomize(net.parameters(), seed, 0.5f);
   const data::ParallelCorpus corpus = guided > 0.0f ? tiny_aligned_corpus() : tiny_corpus();
@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(finite_difference_gradients_of_each_attention_form) {
   };
   for (const Form f : {Form{nn::AttentionForm::kGeneral, 3}, Form{nn::AttentionForm::kDot, 3},
                        Form{nn::AttentionForm::kDot, 4}, Form{nn::AttentionForm::kNone, 3}}) {
-    model::ModelConfig config = tiny_config(false, f.form);
+    model::ModelOptions config = tiny_config(false, f.form);
     config.decoder_hidden = f.decoder;
     const std::string what = std::string(nn::attention_form_name(f.form)) + ", dec " + std::to_string(f.decoder);
     const rt::GradientReport report = check_model(false, 0.0f, 0.0f, 17, 0.0f, &config);
@@ -257,7 +257,7 @@ BOOST_AUTO_TEST_CASE(guided_alignment_cost_is_the_attention_cross_entropy_of_the
 // weights beta; its gradient reaches the head's parameters (checked by central
 // differences, coordinate by coordinate) and nothing else.
 BOOST_AUTO_TEST_CASE(alignment_head_gradients_and_a_frozen_translation_model) {
-  model::ModelConfig config = tiny_config(false);
+  model::ModelOptions config = tiny_config(false);
   config.alignment_head = 4;
   model::RnnSearch net(config);
   rt::randomize(net.parameters(), 17, 0.5f);
@@ -325,7 +325,7 @@ BOOST_AUTO_TEST_CASE(a_model_without_an_alignment_head_has_none_to_train_or_read
 BOOST_AUTO_TEST_CASE(copy_matching_parameters_fills_everything_but_the_new_head) {
   model::RnnSearch plain(tiny_config(false));
   rt::randomize(plain.parameters(), 17, 0.5f);
-  model::ModelConfig config = tiny_config(false);
+  model::ModelOptions config = tiny_config(false);
   config.alignment_head = 4;
   model::RnnSearch with_head(config);
   rt::randomize(with_head.parameters(), 5, 0.5f);
@@ -343,7 +343,7 @@ BOOST_AUTO_TEST_CASE(guided_alignment_without_weight_or_links_changes_nothing) {
   BOOST_TEST(same(loss_and_gradients(tiny_aligned_corpus(), 0.0f), plain));  // weight 0
   BOOST_TEST(same(loss_and_gradients(tiny_corpus(), 1.0f), plain));          // no alignments
   data::ParallelCorpus unlinked = tiny_corpus();
-  unlinked.alignments.assign(3, align::Alignment{});
+  unlinked.alignments.assign(3, data::Alignment{});
   BOOST_TEST(same(loss_and_gradients(unlinked, 1.0f), plain));  // alignments without links
   const LossAndGradients guided = loss_and_gradients(tiny_aligned_corpus(), 1.0f);
   BOOST_TEST(!same(guided, plain));  // and links do change both
@@ -377,7 +377,7 @@ BOOST_AUTO_TEST_CASE(flop_count_equals_what_the_products_multiply) {
   // step (forward and backward) on a padded batch, with each attention form.
   for (const auto form : {nn::AttentionForm::kAdditive, nn::AttentionForm::kGeneral, nn::AttentionForm::kDot,
                           nn::AttentionForm::kNone}) {
-    model::ModelConfig config = tiny_config(false, form);
+    model::ModelOptions config = tiny_config(false, form);
     model::RnnSearch net(config);
     rt::randomize(net.parameters(), 3, 0.5f);
     const data::Batch batch = data::make_batch(tiny_corpus(), {0, 1, 2});

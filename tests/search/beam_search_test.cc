@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "align/aer.h"
-#include "align/attention_alignment.h"
+#include "search/attention_alignment.h"
 #include "data/batch.h"
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 #include "model/model_file.h"
 #include "search/beam_search.h"
 #include "search/greedy.h"
@@ -44,7 +44,7 @@ struct TrainedReversal {
         target << '\n';
       }
     }
-    train::TrainConfig config;
+    train::TrainOptions config;
     config.train_source = dir.write("train.src", source.str());
     config.train_target = dir.write("train.tgt", target.str());
     config.model_path = (dir.path() / "model.bin").string();
@@ -169,11 +169,11 @@ BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_have_low_aer
     if (best.tokens != reversed_in_target_ids(task, task.sources[i])) continue;
     ++exact;
     const int length = static_cast<int>(task.sources[i].size());
-    align::GoldAlignment gold;
+    data::GoldAlignment gold;
     for (int k = 0; k < length; ++k) gold.sure.push_back({k, length - 1 - k});
     std::sort(gold.sure.begin(), gold.sure.end());
     gold.possible = gold.sure;
-    scores.add(align::hard_alignment(best.attention, task.sources[i].size(), best.tokens.size()), gold);
+    scores.add(search::hard_alignment(best.attention, task.sources[i].size(), best.tokens.size()), gold);
   }
   BOOST_TEST_MESSAGE("exact reversals " << exact << " of " << task.sources.size() << ", AER " << scores.aer());
   BOOST_TEST(exact >= task.sources.size() * 8 / 10);

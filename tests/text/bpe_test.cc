@@ -13,7 +13,7 @@
 #include "text/bpe_codes.h"
 #include "text/bpe_learn.h"
 #include "text/bpe_undo.h"
-#include "text/vocab.h"
+#include "text/vocab_counts.h"
 #include "util/error.h"
 
 using namespace rnnsearch::text;

@@ -20,8 +20,8 @@ namespace rt = rnnsearch::testing;
 
 namespace {
 
-CleanConfig config(std::size_t min_words, std::size_t max_words) {
-  CleanConfig cfg;
+CleanOptions config(std::size_t min_words, std::size_t max_words) {
+  CleanOptions cfg;
   cfg.corpus = "corpus";
   cfg.lang1 = "en";
   cfg.lang2 = "fr";
@@ -32,7 +32,7 @@ CleanConfig config(std::size_t min_words, std::size_t max_words) {
 }
 
 // "kept" or the drop reason's key.
-std::string verdict(std::string_view side1, std::string_view side2, const CleanConfig& cfg) {
+std::string verdict(std::string_view side1, std::string_view side2, const CleanOptions& cfg) {
   const auto drop = judge_pair(side1, side2, cfg);
   return drop ? drop_reason_key(*drop) : "kept";
 }
@@ -205,7 +205,7 @@ BOOST_AUTO_TEST_CASE(long_words_drop_the_pair) {
 }
 
 BOOST_AUTO_TEST_CASE(arguments_and_options_are_checked) {
-  CleanConfig cfg;
+  CleanOptions cfg;
   cfg.set_arguments({"corpus", "en", "fr", "clean", "1", "80", "kept.lines"});
   BOOST_TEST(cfg.input_path(cfg.lang2) == "corpus.fr");
   BOOST_TEST(cfg.output_path(cfg.lang1) == "clean.en");

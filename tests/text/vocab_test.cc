@@ -6,7 +6,7 @@
 #include "support/golden_cases.h"
 #include "support/shared_data.h"
 #include "support/temp_dir.h"
-#include "text/vocab.h"
+#include "text/vocab_counts.h"
 #include "util/error.h"
 
 using namespace rnnsearch::text;

@@ -1,4 +1,4 @@
-// Guided alignment through the trainer: on a generated demo corpus (demo/corpus.h, gold
+// Guided alignment through the trainer: on a generated demo corpus (demo/generated_corpus.h, gold
 // word links for every pair), two tiny models train for the same updates, one of them
 // with the training pairs' gold links as its guided alignment; the hard attention
 // alignments of held-out pairs are scored against their gold links. Guidance must lower
@@ -10,7 +10,7 @@
 
 #include "align/aer.h"
 #include "align/extract.h"
-#include "demo/corpus.h"
+#include "demo/generated_corpus.h"
 #include "model/model_file.h"
 #include "support/temp_dir.h"
 #include "train/trainer.h"
@@ -46,7 +46,7 @@ double attention_aer(const std::string& path, const std::vector<demo::SentencePa
                                                sources, targets, options);
   align::AlignmentScores scores;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    scores.add(align::parse_pharaoh(lines[i], "hypothesis", i + 1), align::GoldAlignment{pairs[i].links, pairs[i].links});
+    scores.add(data::parse_pharaoh(lines[i], "hypothesis", i + 1), data::GoldAlignment{pairs[i].links, pairs[i].links});
   }
   return scores.aer();
 }
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_SUITE(guided_alignment)
 
 BOOST_AUTO_TEST_CASE(guided_alignment_lowers_aer_against_the_links_it_is_given) {
   rt::TempDir dir;
-  demo::CorpusConfig corpus;
+  demo::GeneratedCorpusOptions corpus;
   corpus.seed = 11;
   corpus.train = 2000;
   corpus.valid = 0;
@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(guided_alignment_lowers_aer_against_the_links_it_is_given) 
   demo::write_corpus(splits, corpus, dir.path().string());
   const auto& test = split_named(splits, "test").pairs;
 
-  train::TrainConfig config;
+  train::TrainOptions config;
   config.train_source = (dir.path() / "train.xa").string();
   config.train_target = (dir.path() / "train.xb").string();
   config.model.embedding = 32;

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 #include "model/model_file.h"
 #include "search/greedy.h"
 #include "support/temp_dir.h"
@@ -43,8 +43,8 @@ void write_reversal_task(const rt::TempDir& dir, const std::string& name, std::s
   dir.write(name + ".align", links.str());
 }
 
-train::TrainConfig small_config(const rt::TempDir& dir) {
-  train::TrainConfig config;
+train::TrainOptions small_config(const rt::TempDir& dir) {
+  train::TrainOptions config;
   config.train_source = (dir.path() / "train.src").string();
   config.train_target = (dir.path() / "train.tgt").string();
   config.model_path = (dir.path() / "model.bin").string();
@@ -79,7 +79,7 @@ BOOST_AUTO_TEST_CASE(reversal_task_is_learned_to_near_perfect_greedy_accuracy) {
   rt::TempDir dir;
   write_reversal_task(dir, "train", 3000, 1);
   write_reversal_task(dir, "test", 200, 2);
-  train::TrainConfig config = small_config(dir);
+  train::TrainOptions config = small_config(dir);
   config.learning_rate = 3e-3f;
   config.max_updates = 600;
   train::run_training(config);
@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(interrupted_and_resumed_training_gives_the_same_bits) {
   rt::TempDir dir;
   write_reversal_task(dir, "train", 400, 3);
   write_reversal_task(dir, "valid", 40, 4);
-  train::TrainConfig config = small_config(dir);
+  train::TrainOptions config = small_config(dir);
   config.valid_source = (dir.path() / "valid.src").string();
   config.valid_target = (dir.path() / "valid.tgt").string();
   config.valid_freq = 7;
@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(interrupted_and_resumed_training_gives_the_same_bits) {
 BOOST_AUTO_TEST_CASE(same_seed_and_threads_give_the_same_model_and_another_seed_does_not) {
   rt::TempDir dir;
   write_reversal_task(dir, "train", 200, 5);
-  train::TrainConfig config = small_config(dir);
+  train::TrainOptions config = small_config(dir);
   config.threads = 2;
   config.dropout = 0.1f;
   config.max_updates = 10;

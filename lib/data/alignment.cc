@@ -1,4 +1,4 @@
-#include "align/alignment.h"
+#include "data/alignment.h"
 
 #include <algorithm>
 #include <string_view>
@@ -6,7 +6,7 @@
 
 #include "util/error.h"
 
-namespace rnnsearch::align {
+namespace rnnsearch::data {
 
 namespace {
 
@@ -145,4 +145,4 @@ std::string format_pharaoh(const Alignment& alignment) {
   return text;
 }
 
-}  // namespace rnnsearch::align
+}  // namespace rnnsearch::data

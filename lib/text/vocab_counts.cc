@@ -1,4 +1,4 @@
-#include "text/vocab.h"
+#include "text/vocab_counts.h"
 
 #include <algorithm>
 #include <ostream>

@@ -1,4 +1,4 @@
-#include "train/train_config.h"
+#include "train/train_options.h"
 
 #include <cmath>
 #include <limits>
@@ -39,7 +39,7 @@ std::string describe(const NamedFile& file) {
 // An output that is an input (or another output) would destroy what it names: a model
 // written over the training corpus, a validation's translations over the training data.
 // Refused whatever --overwrite says, before anything is read or written.
-void check_files_differ(const TrainConfig& c) {
+void check_files_differ(const TrainOptions& c) {
   std::vector<NamedFile> inputs;
   for (const auto& [option, path] : std::vector<std::pair<std::string, std::string>>{
            {"train-sets", c.train_source}, {"train-sets", c.train_target}, {"valid-sets", c.valid_source},
@@ -72,7 +72,7 @@ void check_files_differ(const TrainConfig& c) {
 
 // Every numeric option within its bounds (and floats finite), before the rules that
 // relate options. The bounds keep a typo from allocating gigabytes or looping for days.
-void check_ranges(const TrainConfig& c) {
+void check_ranges(const TrainOptions& c) {
   using util::check_range;
   if (c.source_vocabulary_size > 0) check_range<std::size_t>("src-vocab-size", c.source_vocabulary_size, 5, model::kMaxVocabulary);
   if (c.target_vocabulary_size > 0) check_range<std::size_t>("tgt-vocab-size", c.target_vocabulary_size, 5, model::kMaxVocabulary);
@@ -108,7 +108,7 @@ void check_ranges(const TrainConfig& c) {
 
 }  // namespace
 
-void TrainConfig::validate() const {
+void TrainOptions::validate() const {
   if (train_source.empty() || train_target.empty()) throw util::UsageError("--train-sets needs a source and a target file");
   if (valid_source.empty() != valid_target.empty()) throw util::UsageError("--valid-sets needs a source and a target file");
   if (source_vocabulary.empty() != target_vocabulary.empty()) {
@@ -174,7 +174,7 @@ void TrainConfig::validate() const {
   check_files_differ(*this);
 }
 
-std::vector<std::string> TrainConfig::output_files() const {
+std::vector<std::string> TrainOptions::output_files() const {
   std::vector<std::string> files = {checkpoint_path(), model_path, best_model_path()};
   if (!valid_translation_output.empty()) {
     files.push_back(valid_translation_output);
@@ -183,16 +183,16 @@ std::vector<std::string> TrainConfig::output_files() const {
   return files;
 }
 
-float TrainConfig::resolved_learning_rate() const {
+float TrainOptions::resolved_learning_rate() const {
   if (learning_rate > 0) return learning_rate;
   return optimizer == "adam" ? 1e-3f : 1.0f;
 }
 
-model::Initialization TrainConfig::initialization() const {
+model::Initialization TrainOptions::initialization() const {
   return init == "paper" ? model::Initialization::kPaper : model::Initialization::kXavier;
 }
 
-data::LongPairs TrainConfig::long_pair_policy() const {
+data::LongPairs TrainOptions::long_pair_policy() const {
   if (long_pairs == "error") return data::LongPairs::kError;
   if (long_pairs == "truncate") return data::LongPairs::kTruncate;
   return data::LongPairs::kSkip;

@@ -17,7 +17,7 @@ namespace rnnsearch::demo {
 // The most pairs a split may have: the corpus is built in memory before it is written.
 constexpr long kMaxSplitPairs = 10000000;
 
-struct CorpusConfig {
+struct GeneratedCorpusOptions {
   std::uint64_t seed = 1;
   long train = 10000;  // sentence pairs per split
   long valid = 500;
@@ -37,11 +37,11 @@ struct Split {
 };
 
 // The splits in the order train, valid, test (splits of size 0 are left out).
-std::vector<Split> generate_corpus(const CorpusConfig& config);
+std::vector<Split> generate_corpus(const GeneratedCorpusOptions& config);
 
 // Writes every split into `directory` (created if missing), each file atomically.
 // Returns the paths written.
-std::vector<std::string> write_corpus(const std::vector<Split>& splits, const CorpusConfig& config,
+std::vector<std::string> write_corpus(const std::vector<Split>& splits, const GeneratedCorpusOptions& config,
                                       const std::string& directory);
 
 }  // namespace rnnsearch::demo

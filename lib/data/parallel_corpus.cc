@@ -1,4 +1,4 @@
-#include "data/corpus.h"
+#include "data/parallel_corpus.h"
 
 #include <algorithm>
 #include <memory>
@@ -41,10 +41,10 @@ std::string plural(std::size_t count, const std::string& noun) {
 }
 
 // The word links of the alignment file's current line, checked against the pair's words.
-align::Alignment read_word_links(const std::string& line, const util::LineReader& reader, int source_words,
-                                 int target_words) {
-  align::Alignment links = align::parse_pharaoh(line, reader.name(), reader.line_number());
-  for (const align::Link& link : links) {
+Alignment read_word_links(const std::string& line, const util::LineReader& reader, int source_words,
+                          int target_words) {
+  Alignment links = parse_pharaoh(line, reader.name(), reader.line_number());
+  for (const Link& link : links) {
     if (link.source >= source_words || link.target >= target_words) {
       throw util::Error(reader.name(), reader.line_number(),
                         "link " + std::to_string(link.source) + "-" + std::to_string(link.target) +
@@ -113,10 +113,10 @@ ParallelCorpus read_parallel_corpus(const std::string& source_path, const std::s
                                corpus.unknown_tokens, target_pieces);
     // Every alignment line is checked, those of pairs left out below included.
     std::vector<int> source_words, target_words;
-    align::Alignment word_links;
+    Alignment word_links;
     if (alignment_reader) {
-      source_words = align::word_of_piece(source_pieces);
-      target_words = align::word_of_piece(target_pieces);
+      source_words = word_of_piece(source_pieces);
+      target_words = word_of_piece(target_pieces);
       word_links = read_word_links(alignment_line, *alignment_reader, word_count(source_words), word_count(target_words));
     }
     if (source_ids.empty() || target_ids.empty()) {
@@ -145,10 +145,10 @@ ParallelCorpus read_parallel_corpus(const std::string& source_path, const std::s
       }
     }
     if (alignment_reader) {
-      align::Alignment links = align::piece_links(word_links, source_words, target_words);
+      Alignment links = piece_links(word_links, source_words, target_words);
       const auto source_kept = static_cast<int>(source_ids.size()), target_kept = static_cast<int>(target_ids.size());
       links.erase(std::remove_if(links.begin(), links.end(),
-                                 [&](const align::Link& link) {
+                                 [&](const Link& link) {
                                    return link.source >= source_kept || link.target >= target_kept;
                                  }),
                   links.end());

@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "data/batch.h"
-#include "data/corpus.h"
-#include "model/config.h"
+#include "data/parallel_corpus.h"
+#include "model/model_options.h"
 #include "model/rnnsearch.h"
 
 namespace rnnsearch::train {
 
-struct TrainConfig {
+struct TrainOptions {
   // Files.
   std::string train_source, train_target;
   std::string valid_source, valid_target;  // optional; both or neither
@@ -34,7 +34,7 @@ struct TrainConfig {
   data::BatchingOptions batching;
 
   // Model and initialization.
-  model::ModelConfig model;
+  model::ModelOptions model;
   std::string init = "xavier";             // xavier | paper
   std::uint64_t seed = 1234;
 

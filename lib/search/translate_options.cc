@@ -4,7 +4,7 @@
 
 namespace rnnsearch::search {
 
-void TranslateConfig::validate() const {
+void TranslateOptions::validate() const {
   util::check_range("beam-size", beam.beam_size, 1, kMaxBeamSize);
   if (n_best_output) util::check_range("n-best", beam.n_best, 0, beam.beam_size);
   util::check_range("length-penalty", beam.length_penalty, 0.0, kMaxLengthPenalty);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 #include "data/vocabulary.h"
 
 namespace rnnsearch::data {
@@ -45,7 +45,7 @@ struct ParallelCorpus {
   // With CorpusOptions::alignment_path, per kept pair: links between its source and
   // target PIECES (0-based, </s> left out), every piece of a linked word with every piece
   // of the other; links to pieces a truncation removed are dropped. Empty without a file.
-  std::vector<align::Alignment> alignments;
+  std::vector<Alignment> alignments;
   std::size_t alignment_word_links = 0;           // links of the kept pairs, as the file gives them
 
   std::size_t size() const { return source.size(); }

@@ -1,4 +1,4 @@
-#include "demo/corpus.h"
+#include "demo/generated_corpus.h"
 
 #include <filesystem>
 #include <unordered_set>
@@ -9,7 +9,7 @@
 
 namespace rnnsearch::demo {
 
-void CorpusConfig::validate() const {
+void GeneratedCorpusOptions::validate() const {
   for (const auto& [option, size] : {std::pair{"train", train}, {"valid", valid}, {"test", test}}) {
     util::check_range(option, size, 0L, kMaxSplitPairs);
   }
@@ -19,7 +19,7 @@ void CorpusConfig::validate() const {
   }
 }
 
-std::vector<Split> generate_corpus(const CorpusConfig& config) {
+std::vector<Split> generate_corpus(const GeneratedCorpusOptions& config) {
   util::Rng rng(config.seed);
   std::unordered_set<std::string> held_out;
   // Held-out sentences must be new; the grammar has far more sentences than any split,
@@ -52,7 +52,7 @@ std::vector<Split> generate_corpus(const CorpusConfig& config) {
   return splits;
 }
 
-std::vector<std::string> write_corpus(const std::vector<Split>& splits, const CorpusConfig& config,
+std::vector<std::string> write_corpus(const std::vector<Split>& splits, const GeneratedCorpusOptions& config,
                                       const std::string& directory) {
   std::filesystem::create_directories(directory);
   std::vector<std::string> paths;
@@ -67,7 +67,7 @@ std::vector<std::string> write_corpus(const std::vector<Split>& splits, const Co
     for (const SentencePair& pair : split.pairs) {
       source.write_line(sentence(pair.source));
       target.write_line(sentence(pair.target));
-      links.write_line(align::format_pharaoh(pair.links));
+      links.write_line(data::format_pharaoh(pair.links));
     }
     for (util::AtomicFileWriter* file : {&source, &target, &links}) {
       file->commit();

@@ -1,4 +1,4 @@
-#include "eval/eval_config.h"
+#include "eval/eval_options.h"
 
 #include <algorithm>
 
@@ -17,7 +17,7 @@ bool one_of(const std::string& value, std::initializer_list<const char*> choices
 
 }  // namespace
 
-void EvalConfig::validate() const {
+void EvalOptions::validate() const {
   require(!references.empty(), "no reference files given (nmt-bleu REF... -i HYP)");
   require(num_refs >= 1, "--num-refs must be >= 1, got " + std::to_string(num_refs));
   require(num_refs == 1 || references.size() == 1,

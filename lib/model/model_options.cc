@@ -1,11 +1,11 @@
-#include "model/config.h"
+#include "model/model_options.h"
 
 #include "util/error.h"
 #include "util/option_range.h"
 
 namespace rnnsearch::model {
 
-void ModelConfig::validate() const {
+void ModelOptions::validate() const {
   util::check_range("dim-emb", embedding, 1, kMaxDimension);
   util::check_range("dim-enc", encoder_hidden, 1, kMaxDimension);
   util::check_range("dim-dec", decoder_hidden, 1, kMaxDimension);
@@ -28,7 +28,7 @@ void ModelConfig::validate() const {
   }
 }
 
-std::string ModelConfig::summary() const {
+std::string ModelOptions::summary() const {
   return "emb " + std::to_string(embedding) + ", enc " + std::to_string(encoder_hidden) + "x2, dec " +
          std::to_string(decoder_hidden) + ", att " + nn::attention_form_name(attention_form) +
          (attention_form == nn::AttentionForm::kAdditive ? " " + std::to_string(attention) : std::string()) +

@@ -5,13 +5,13 @@
 #include <cstddef>
 #include <vector>
 
-#include "align/alignment.h"
+#include "data/alignment.h"
 
-namespace rnnsearch::align {
+namespace rnnsearch::search {
 
 // Hard alignment: each target token to its most attended source token (the source </s>
 // column is left out; ties to the earlier token).
-Alignment hard_alignment(const std::vector<std::vector<float>>& attention, std::size_t source_tokens,
-                         std::size_t target_tokens);
+data::Alignment hard_alignment(const std::vector<std::vector<float>>& attention, std::size_t source_tokens,
+                               std::size_t target_tokens);
 
-}  // namespace rnnsearch::align
+}  // namespace rnnsearch::search

@@ -15,7 +15,7 @@ namespace rnnsearch::model {
 constexpr int kMaxDimension = 8192;
 constexpr int kMaxVocabulary = 10000000;
 
-struct ModelConfig {
+struct ModelOptions {
   int source_vocabulary = 0;  // including the four specials (data::Vocabulary)
   int target_vocabulary = 0;
   int embedding = 256;        // e: source and target word embeddings
@@ -71,4 +71,4 @@ nn::AttentionForm parse_attention_form(const std::string& name);
 
 }  // namespace rnnsearch::model
 
-BOOST_CLASS_VERSION(rnnsearch::model::ModelConfig, 2)
+BOOST_CLASS_VERSION(rnnsearch::model::ModelOptions, 2)

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rnnsearch::align {
+namespace rnnsearch::data {
 
 struct Link {
   int source = 0, target = 0;
@@ -50,4 +50,4 @@ std::vector<int> word_of_piece(const std::vector<std::string_view>& pieces);
 Alignment piece_links(const Alignment& word_links, const std::vector<int>& source_words,
                       const std::vector<int>& target_words);
 
-}  // namespace rnnsearch::align
+}  // namespace rnnsearch::data

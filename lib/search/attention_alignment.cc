@@ -1,18 +1,18 @@
-#include "align/attention_alignment.h"
+#include "search/attention_alignment.h"
 
 #include <algorithm>
 
 #include "util/error.h"
 
-namespace rnnsearch::align {
+namespace rnnsearch::search {
 
-Alignment hard_alignment(const std::vector<std::vector<float>>& attention, std::size_t source_tokens,
-                         std::size_t target_tokens) {
+data::Alignment hard_alignment(const std::vector<std::vector<float>>& attention, std::size_t source_tokens,
+                               std::size_t target_tokens) {
   if (attention.size() < target_tokens) {
     throw util::Error("attention has " + std::to_string(attention.size()) + " rows for " +
                       std::to_string(target_tokens) + " target tokens");
   }
-  Alignment alignment;
+  data::Alignment alignment;
   if (source_tokens == 0) return alignment;
   for (std::size_t j = 0; j < target_tokens; ++j) {
     const auto& row = attention[j];
@@ -27,4 +27,4 @@ Alignment hard_alignment(const std::vector<std::vector<float>>& attention, std::
   return alignment;
 }
 
-}  // namespace rnnsearch::align
+}  // namespace rnnsearch::search

@@ -8,7 +8,7 @@
 
 namespace rnnsearch::eval {
 
-struct EvalConfig {
+struct EvalOptions {
   // Input
   std::vector<std::string> references;  // reference files (several = several references)
   std::vector<std::string> inputs;      // system outputs; empty = stdin (tab-separated systems)
