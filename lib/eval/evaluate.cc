@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 #include <map>
 #include <memory>
 
@@ -12,6 +11,7 @@
 #include "eval/score_format.h"
 #include "eval/signature.h"
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::eval {
 namespace {
@@ -45,7 +45,8 @@ void warn_if_tokenized(const EvalOptions& config, std::size_t count, std::vector
   }
 }
 
-// Per-segment statistics of every system under one metric, systems in parallel.
+// Per-segment statistics of every system under one metric: one system's segments on all
+// threads, several systems side by side (blocks of systems on the threads).
 std::vector<StatsMatrix> all_segment_stats(const Metric& metric, const std::vector<std::vector<std::string>>& systems,
                                            int threads) {
   std::vector<StatsMatrix> stats(systems.size());
@@ -53,11 +54,9 @@ std::vector<StatsMatrix> all_segment_stats(const Metric& metric, const std::vect
     for (std::size_t s = 0; s < systems.size(); ++s) stats[s] = metric.segment_stats(systems[s], threads);
     return stats;
   }
-  std::vector<std::future<StatsMatrix>> jobs;
-  for (const auto& system : systems) {
-    jobs.push_back(std::async(std::launch::async, [&metric, &system] { return metric.segment_stats(system); }));
-  }
-  for (std::size_t s = 0; s < systems.size(); ++s) stats[s] = jobs[s].get();
+  util::parallel_for(systems.size(), threads, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t s = begin; s < end; ++s) stats[s] = metric.segment_stats(systems[s]);
+  });
   return stats;
 }
 

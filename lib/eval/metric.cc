@@ -1,10 +1,9 @@
 #include "eval/metric.h"
 
 #include <algorithm>
-#include <exception>
-#include <thread>
 
 #include "util/error.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::eval {
 
@@ -29,25 +28,8 @@ StatsMatrix Metric::segment_stats(const std::vector<std::string>& hypotheses, in
   stats.values.assign(n * stats.width, 0.0);
   // Blocks of fewer than ~500 segments are not worth a thread.
   const std::size_t blocks = std::max<std::size_t>(1, std::min<std::size_t>(threads, n / 500));
-  if (blocks == 1) {
-    compute_rows(hypotheses, 0, n, stats);
-    return stats;
-  }
-  std::vector<std::thread> workers;
-  std::vector<std::exception_ptr> failures(blocks);
-  for (std::size_t b = 0; b < blocks; ++b) {
-    workers.emplace_back([&, b] {
-      try {
-        compute_rows(hypotheses, n * b / blocks, n * (b + 1) / blocks, stats);
-      } catch (...) {
-        failures[b] = std::current_exception();
-      }
-    });
-  }
-  for (auto& w : workers) w.join();
-  for (const auto& failure : failures) {
-    if (failure) std::rethrow_exception(failure);  // the first block's error first
-  }
+  util::parallel_for(n, static_cast<int>(blocks),
+                     [&](std::size_t begin, std::size_t end) { compute_rows(hypotheses, begin, end, stats); });
   return stats;
 }
 

@@ -15,18 +15,10 @@ namespace {
 util::Rng resample_rng(std::uint64_t seed, std::uint64_t k) { return util::Rng(seed ^ (0xD1B54A32D192ED03ull * (k + 1))); }
 
 // Runs body(k) for k in [0, count) on `threads` threads, each taking a contiguous block.
-// An exception in a worker reaches the caller (util::run_on_threads), not std::terminate.
 template <typename Body>
-void parallel_for(int count, int threads, Body body) {
-  threads = std::max(1, std::min(threads, count));
-  if (threads == 1) {
-    for (int k = 0; k < count; ++k) body(k);
-    return;
-  }
-  util::run_on_threads(threads, [&](int t) {
-    const int begin = static_cast<int>(static_cast<long>(count) * t / threads);
-    const int end = static_cast<int>(static_cast<long>(count) * (t + 1) / threads);
-    for (int k = begin; k < end; ++k) body(k);
+void for_each_index(int count, int threads, Body body) {
+  util::parallel_for(static_cast<std::size_t>(std::max(count, 0)), threads, [&](std::size_t begin, std::size_t end) {
+    for (auto k = static_cast<int>(begin); k < static_cast<int>(end); ++k) body(k);
   });
 }
 
@@ -53,7 +45,7 @@ std::vector<std::vector<double>> bootstrap_scores(const Metric& metric,
   if (systems.empty()) return scores;
   const std::size_t n = systems.front()->rows();
   const std::size_t width = systems.front()->width;
-  parallel_for(samples, threads, [&](int k) {
+  for_each_index(samples, threads, [&](int k) {
     util::Rng rng = resample_rng(seed, static_cast<std::uint64_t>(k));
     std::vector<std::vector<double>> sums(systems.size(), std::vector<double>(width, 0.0));
     for (std::size_t draw = 0; draw < n; ++draw) {
@@ -94,7 +86,7 @@ double approximate_randomization_p_value(const Metric& metric, const StatsMatrix
   const std::size_t n = baseline.rows();
   const std::size_t width = baseline.width;
   std::vector<char> exceeds(static_cast<std::size_t>(trials), 0);
-  parallel_for(trials, threads, [&](int k) {
+  for_each_index(trials, threads, [&](int k) {
     util::Rng rng = resample_rng(seed, static_cast<std::uint64_t>(k));
     std::vector<double> a(width, 0.0), b(width, 0.0);
     for (std::size_t i = 0; i < n; ++i) {

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <exception>
 #include <memory>
 #include <vector>
 
@@ -20,18 +19,15 @@ namespace {
 // that name the input and the line.
 void transform_range(const std::function<std::string(std::string_view)>& transform,
                      const std::vector<std::string>& lines, std::vector<std::string>& results, std::size_t begin,
-                     std::size_t end, std::size_t first_line_number, const std::string& input_name,
-                     std::exception_ptr& failure) {
+                     std::size_t end, std::size_t first_line_number, const std::string& input_name) {
   for (std::size_t i = begin; i < end; ++i) {
     try {
       results[i] = transform(lines[i]);
     } catch (const Error& e) {
-      failure = e.line() ? std::current_exception()
-                         : std::make_exception_ptr(Error(input_name, first_line_number + i, e.detail()));
-      return;
+      if (e.line()) throw;
+      throw Error(input_name, first_line_number + i, e.detail());
     } catch (const std::exception& e) {
-      failure = std::make_exception_ptr(Error(input_name, first_line_number + i, e.what()));
-      return;
+      throw Error(input_name, first_line_number + i, e.what());
     }
   }
 }
@@ -59,16 +55,9 @@ std::size_t map_lines(const std::string& input, const std::string& output, const
     if (lines.empty()) break;
     results.assign(lines.size(), std::string());
     const std::size_t first = total + 1;
-    const std::size_t workers = std::min<std::size_t>(threads, lines.size());
-    std::vector<std::exception_ptr> failures(workers);
-    run_on_threads(static_cast<int>(workers), [&](int k) {
-      const auto w = static_cast<std::size_t>(k);
-      transform_range(transform, lines, results, lines.size() * w / workers, lines.size() * (w + 1) / workers, first,
-                      reader.name(), failures[w]);
+    parallel_for(lines.size(), threads, [&](std::size_t begin, std::size_t end) {
+      transform_range(transform, lines, results, begin, end, first, reader.name());
     });
-    for (const auto& failure : failures) {
-      if (failure) std::rethrow_exception(failure);
-    }
     for (const auto& r : results) writer.write_line(r);
     writer.flush();
     total += lines.size();

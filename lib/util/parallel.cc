@@ -1,5 +1,6 @@
 #include "util/parallel.h"
 
+#include <algorithm>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -29,6 +30,18 @@ void run_on_threads(int n, const std::function<void(int)>& work) {
   for (const auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+void parallel_for(std::size_t count, int blocks, const std::function<void(std::size_t, std::size_t)>& body) {
+  const std::size_t n = std::max<std::size_t>(1, std::min<std::size_t>(blocks > 0 ? blocks : 1, count));
+  if (n == 1) {
+    body(0, count);
+    return;
+  }
+  run_on_threads(static_cast<int>(n), [&](int k) {
+    const auto b = static_cast<std::size_t>(k);
+    body(count * b / n, count * (b + 1) / n);
+  });
 }
 
 }  // namespace rnnsearch::util

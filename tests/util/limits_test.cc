@@ -4,9 +4,17 @@
 #include <boost/program_options.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "support/temp_dir.h"
 #include "util/error.h"
@@ -86,6 +94,42 @@ BOOST_AUTO_TEST_CASE(xml_escape_leaves_no_character_xml_forbids) {
   BOOST_TEST(util::xml_escape(std::string("\0", 1)) == "\xEF\xBF\xBD");
   BOOST_TEST(util::xml_escape("x\xEF\xBF\xBFy\xEF\xBF\xBE") == "x\xEF\xBF\xBDy\xEF\xBF\xBD");
   BOOST_TEST(util::xml_escape("\xEF\xBF\xBD\xC3\xA9") == "\xEF\xBF\xBD\xC3\xA9");  // U+FFFD, é stay
+}
+
+BOOST_AUTO_TEST_CASE(parallel_for_covers_every_index_once_in_contiguous_blocks) {
+  for (const std::size_t count : {0, 1, 2, 7, 1000}) {
+    for (const int blocks : {-1, 0, 1, 2, 3, 16}) {
+      std::vector<int> seen(count, 0);
+      std::mutex lock;
+      std::vector<std::pair<std::size_t, std::size_t>> ranges;
+      util::parallel_for(count, blocks, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) ++seen[i];
+        const std::lock_guard<std::mutex> hold(lock);
+        ranges.emplace_back(begin, end);
+      });
+      BOOST_TEST(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(count));
+      const std::size_t expected_blocks = std::max<std::size_t>(1, std::min<std::size_t>(std::max(blocks, 1), count));
+      BOOST_TEST(ranges.size() == expected_blocks);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(parallel_for_rethrows_the_first_blocks_exception_after_all_have_ended) {
+  std::atomic<int> finished{0};
+  try {
+    util::parallel_for(40, 4, [&](std::size_t begin, std::size_t) {
+      if (begin >= 10) {
+        ++finished;
+        throw std::runtime_error("block from " + std::to_string(begin));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      ++finished;
+    });
+    BOOST_FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    BOOST_TEST(std::string(e.what()) == "block from 10");
+  }
+  BOOST_TEST(finished.load() == 4);
 }
 
 BOOST_AUTO_TEST_CASE(an_exception_in_a_worker_thread_reaches_the_caller) {
