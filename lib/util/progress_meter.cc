@@ -3,6 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string>
+
+#include "util/number_format.h"
 
 namespace rnnsearch::util {
 
@@ -24,9 +27,7 @@ bool is_terminal(const std::string& path, int fd) { return path == "-" && isatty
 
 std::string clock_duration(double seconds) {
   const long s = seconds > 0 ? static_cast<long>(seconds + 0.5) : 0;
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  return buffer;
+  return std::to_string(s / 3600) + ':' + zero_padded(s / 60 % 60, 2) + ':' + zero_padded(s % 60, 2);
 }
 
 ProgressMeter::ProgressMeter(std::string tool, std::string unit, bool enabled, std::uint64_t total)

@@ -1,29 +1,20 @@
 #include "util/python_format.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
+
+#include "util/number_format.h"
 
 namespace rnnsearch::util {
 
-std::string format_fixed(double value, int decimals) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
-}
+std::string format_fixed(double value, int decimals) { return fixed(value, decimals); }
 
 std::string python_float_repr(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   if (value == 0.0) return std::signbit(value) ? "-0.0" : "0.0";
 
-  // Shortest round-tripping significand, from "%.{p}e" with growing precision.
-  char buf[64];
-  for (int precision = 0; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*e", precision, value);
-    if (std::strtod(buf, nullptr) == value) break;
-  }
-  std::string text = buf;
+  const std::string text = shortest_scientific(value);
   const std::size_t e_pos = text.find('e');
   const int exponent = std::atoi(text.c_str() + e_pos + 1);
   std::string mantissa = text.substr(0, e_pos);
@@ -49,9 +40,7 @@ std::string python_float_repr(double value) {
   }
   out += digits.substr(0, 1);
   if (digits.size() > 1) out += "." + digits.substr(1);
-  char exp_buf[16];
-  std::snprintf(exp_buf, sizeof exp_buf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
-  return out + exp_buf;
+  return out + 'e' + (exponent < 0 ? '-' : '+') + zero_padded(std::abs(exponent), 2);
 }
 
 }  // namespace rnnsearch::util

@@ -1,0 +1,56 @@
+#include "util/number_format.h"
+
+#include <charconv>
+#include <system_error>
+
+namespace rnnsearch::util {
+namespace {
+
+// Runs convert(first, last) on a buffer that grows until the text fits.
+template <typename Convert>
+std::string grow_until_fits(std::size_t size, const Convert& convert) {
+  std::string text(size, '\0');
+  for (;;) {
+    const std::to_chars_result result = convert(text.data(), text.data() + text.size());
+    if (result.ec == std::errc()) {
+      text.resize(static_cast<std::size_t>(result.ptr - text.data()));
+      return text;
+    }
+    text.resize(text.size() * 2);
+  }
+}
+
+}  // namespace
+
+std::string fixed(double value, int decimals) {
+  return grow_until_fits(64, [&](char* first, char* last) {
+    return std::to_chars(first, last, value, std::chars_format::fixed, decimals);
+  });
+}
+
+std::string general(double value, int significant) {
+  return grow_until_fits(32, [&](char* first, char* last) {
+    return std::to_chars(first, last, value, std::chars_format::general, significant);
+  });
+}
+
+std::string shortest_scientific(double value) {
+  return grow_until_fits(32, [&](char* first, char* last) {
+    return std::to_chars(first, last, value, std::chars_format::scientific);
+  });
+}
+
+std::string zero_padded(long value, int width) {
+  std::string digits = grow_until_fits(24, [&](char* first, char* last) { return std::to_chars(first, last, value); });
+  if (static_cast<int>(digits.size()) < width) digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
+  return digits;
+}
+
+std::string hex(unsigned long value, int width) {
+  std::string digits =
+      grow_until_fits(24, [&](char* first, char* last) { return std::to_chars(first, last, value, 16); });
+  if (static_cast<int>(digits.size()) < width) digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
+  return digits;
+}
+
+}  // namespace rnnsearch::util

@@ -1,0 +1,20 @@
+#pragma once
+// Numbers as text: the project's one formatter, over std::to_chars (the "C" locale always,
+// no fixed-size buffer). Each matches the printf conversion it names byte for byte.
+#include <string>
+
+namespace rnnsearch::util {
+
+// printf("%.*f", decimals, value).
+std::string fixed(double value, int decimals);
+// printf("%.*g", significant, value); "%g" is general(value).
+std::string general(double value, int significant = 6);
+// The shortest "d.ddde+XX" that reads back as value (printf "%.*e" style, as few digits as
+// round-trip; ties to the digits nearest the exact value).
+std::string shortest_scientific(double value);
+// A non-negative integer in at least `width` digits, zeros in front (printf "%0*ld").
+std::string zero_padded(long value, int width);
+// printf("%0*x", width, value).
+std::string hex(unsigned long value, int width);
+
+}  // namespace rnnsearch::util
