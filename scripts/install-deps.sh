@@ -13,6 +13,8 @@ packages=(
   # ocl-icd-opencl-dev: libdnnl-dev only recommends it, but its CMake config fails without it
   libicu-dev libeigen3-dev libopenblas-dev libdnnl-dev ocl-icd-opencl-dev
   libboost-mpi-dev openmpi-bin
+  # scripts/code-size.sh (ctest code_size) reads function lengths with universal-ctags
+  universal-ctags
 )
 for option in "$@"; do
   case $option in
