@@ -19,6 +19,11 @@ enum class LongPairs {
   kTruncate,  // keep the first max_length tokens of each side
 };
 
+// "skip", "error", "truncate" (nmt-train --long-pairs); parse_long_pairs throws
+// util::UsageError naming --long-pairs and the allowed names otherwise.
+const char* long_pairs_name(LongPairs policy);
+LongPairs parse_long_pairs(const std::string& name);
+
 // The most tokens per side a training pair may have (nmt-train --max-length at most
 // this): one longer sentence would make a batch of gigabytes.
 constexpr std::size_t kMaxSentenceTokens = 1000;

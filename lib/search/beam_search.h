@@ -16,6 +16,8 @@
 
 namespace rnnsearch::search {
 
+// Not checked here: the caller's options validate them (search::TranslateOptions, whose
+// translation sets n_best in [1, beam_size]; beam_size and batch_size are at least 1).
 struct BeamOptions {
   int beam_size = 5;
   int n_best = 1;                  // hypotheses returned per sentence (at most beam_size)

@@ -1,4 +1,5 @@
 #include "search/translator.h"
+#include "model/model_file.h"
 #include "util/error.h"
 #include "util/option_range.h"
 
@@ -6,7 +7,7 @@ namespace rnnsearch::search {
 
 void TranslateOptions::validate() const {
   util::check_range("beam-size", beam.beam_size, 1, kMaxBeamSize);
-  if (n_best_output) util::check_range("n-best", beam.n_best, 0, beam.beam_size);
+  util::check_range("n-best", n_best, 0, beam.beam_size);
   util::check_range("length-penalty", beam.length_penalty, 0.0, kMaxLengthPenalty);
   util::check_range("max-length-ratio", beam.max_length_ratio, 0.01, kMaxLengthRatio);
   util::check_range("max-length", max_length, std::size_t{0}, kMaxSourcePieces);
@@ -15,6 +16,12 @@ void TranslateOptions::validate() const {
   if (!alignment.empty() && alignment != "hard" && alignment != "soft") {
     throw util::UsageError("--alignment must be hard or soft, got '" + alignment + "'");
   }
+}
+
+void DecodeOptions::validate() const {
+  if (model_paths.empty()) throw util::UsageError("--model MODEL is required");
+  translate.validate();
+  model::check_attention_source_name(attention_source);
 }
 
 }  // namespace rnnsearch::search

@@ -115,12 +115,10 @@ void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>
   }
 }
 
-}  // namespace
-
-std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
-                             const std::string& input, const std::string& output,
-                             const std::function<void(const std::string&)>& warn) {
-  config.validate();
+// translate_stream after the validation.
+std::size_t translate_valid(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
+                            const std::string& input, const std::string& output,
+                            const std::function<void(const std::string&)>& warn) {
   if (models.empty()) throw util::Error("translate_stream: no model");
   for (const auto& m : models) {
     if (!(m.target_vocabulary == models[0].target_vocabulary)) {
@@ -136,6 +134,7 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
   }
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
   BeamOptions beam = config.beam;
+  beam.n_best = std::max(1, config.n_best);
   beam.attention = !config.alignment.empty() || config.replace_unknown;
   for (const auto& m : models) {
     if (beam.attention && !m.model->has_attention()) {
@@ -180,13 +179,13 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
       const auto& hypotheses = results[i];
       for (const Hypothesis& h : hypotheses) {
         std::string out = translation_text(h, sources[i], target_vocabulary, config.replace_unknown);
-        if (config.n_best_output) {
+        if (config.n_best > 0) {
           out = std::to_string(total + i) + " ||| " + out + " ||| F0= " + number(h.log_probability) + " ||| " +
                 number(h.score);
         }
         if (!config.alignment.empty()) out += " ||| " + alignment_text(h, sources[i], config.alignment);
         writer.write_line(out);
-        if (!config.n_best_output) break;
+        if (config.n_best == 0) break;
       }
     }
     writer.flush();
@@ -196,6 +195,47 @@ std::size_t translate_stream(std::vector<model::LoadedModel>& models, const Tran
   progress.finish();
   writer.commit();
   return total;
+}
+
+// The models of `options`, an ensemble when several, each checked for what the output needs.
+std::vector<model::LoadedModel> read_models(const DecodeOptions& options) {
+  const std::vector<std::string>& paths = options.model_paths;
+  const TranslateOptions& config = options.translate;
+  std::vector<model::LoadedModel> models;
+  for (const auto& path : paths) {
+    models.push_back(model::read_model_file(path));
+    if (!(models.back().target_vocabulary == models.front().target_vocabulary)) {
+      throw util::Error(path, "its target vocabulary (" + std::to_string(models.back().target_vocabulary.size()) +
+                                  " entries) differs from that of " + paths.front() + " (" +
+                                  std::to_string(models.front().target_vocabulary.size()) +
+                                  "): an ensemble needs the same target vocabulary");
+    }
+    if (!config.alignment.empty()) model::require_attention(*models.back().model, path, "--alignment");
+    if (config.replace_unknown) model::require_attention(*models.back().model, path, "--replace-unk");
+  }
+  return models;
+}
+
+}  // namespace
+
+std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
+                             const std::string& input, const std::string& output,
+                             const std::function<void(const std::string&)>& warn) {
+  config.validate();
+  return translate_valid(models, config, input, output, warn);
+}
+
+std::size_t translate_files(const DecodeOptions& options, const std::function<void(const std::string&)>& warn) {
+  options.validate();
+  std::vector<model::LoadedModel> models = read_models(options);
+  TranslateOptions config = options.translate;
+  if (!config.alignment.empty() || config.replace_unknown) {
+    const std::string need = config.alignment.empty() ? "--replace-unk" : "--alignment";
+    config.alignment_head = model::choose_attention_source(options.attention_source, *models.front().model,
+                                                           options.model_paths.front(), need) ==
+                            model::AttentionSource::kAlignmentHead;
+  }
+  return translate_valid(models, config, options.input, options.output, warn);
 }
 
 }  // namespace rnnsearch::search

@@ -35,9 +35,10 @@ constexpr double kMaxLengthPenalty = 10.0;
 constexpr std::size_t kMaxSourcePieces = 10000;
 
 struct TranslateOptions {
-  BeamOptions beam;              // beam_size, n_best, length_penalty, max_length_ratio, batch_size (= --mini-batch)
+  BeamOptions beam;              // beam_size, length_penalty, max_length_ratio, batch_size (= --mini-batch);
+                                 // its n_best and attention follow from the fields below
+  int n_best = 0;                // K > 0: K Moses n-best lines per input instead of the best translation
   int maxi_batch = 10;           // mini-batches per window sorted by length
-  bool n_best_output = false;    // Moses n-best lines instead of plain translations
   std::string alignment;         // "", "hard" or "soft"
   bool replace_unknown = false;  // <unk> in the output becomes the most attended source token
   bool alignment_head = true;    // the first model's alignment head, when it has one, gives the weights of both
@@ -46,7 +47,21 @@ struct TranslateOptions {
   bool progress = false;         // a count of sentences on stderr when it is a terminal (util::ProgressMeter)
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
-  // above (n_best counts only with n_best_output, and at most beam_size).
+  // above (n_best at most beam_size).
+  void validate() const;
+};
+
+// nmt-decode's whole command: the model files and the text files around the search.
+struct DecodeOptions {
+  std::vector<std::string> model_paths;    // several form an ensemble (the same target vocabulary)
+  std::string input = "-", output = "-";  // "-" = stdin, stdout
+  // The weights of --alignment and --replace-unk: "auto", "decoder" or "head"
+  // (model::choose_attention_source); sets translate.alignment_head.
+  std::string attention_source = "auto";
+  TranslateOptions translate;
+
+  // Throws util::UsageError "--model MODEL is required", translate's, and for another
+  // attention source (model::check_attention_source_name).
   void validate() const;
 };
 
@@ -54,9 +69,14 @@ struct TranslateOptions {
 // Several models form an ensemble (search/beam_search.h); each reads the source words
 // through its own source vocabulary, and all must have the same target vocabulary
 // (util::Error otherwise). `warn` receives one-line warnings (truncated lines). Returns
-// the number of lines.
+// the number of lines. Validates `config` first.
 std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                              const std::string& input, const std::string& output,
                              const std::function<void(const std::string&)>& warn);
+
+// What nmt-decode does: validates `options`, reads the models (util::Error naming a file
+// whose target vocabulary differs from the first's, or a model without the attention
+// weights that --alignment or --replace-unk need), and translates as translate_stream.
+std::size_t translate_files(const DecodeOptions& options, const std::function<void(const std::string&)>& warn);
 
 }  // namespace rnnsearch::search

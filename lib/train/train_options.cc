@@ -1,6 +1,7 @@
 #include "train/train_options.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <vector>
 
@@ -16,13 +17,16 @@ namespace {
   throw util::UsageError("--" + option + " must be " + expected + ", got " + got);
 }
 
-void one_of(const std::string& option, const std::string& value, std::initializer_list<const char*> choices) {
+// The value of `values` whose name is `name`, else UsageError "--OPTION must be one of A, B, got 'NAME'".
+template <class Enum>
+Enum parse_name(const std::string& option, const std::string& name, std::initializer_list<Enum> values,
+                const char* (*name_of)(Enum)) {
   std::string list;
-  for (const char* choice : choices) {
-    if (value == choice) return;
-    list += list.empty() ? choice : std::string(", ") + choice;
+  for (const Enum value : values) {
+    if (name == name_of(value)) return value;
+    list += list.empty() ? name_of(value) : std::string(", ") + name_of(value);
   }
-  bad(option, "one of " + list, "'" + value + "'");
+  bad(option, "one of " + list, "'" + name + "'");
 }
 
 // A file nmt-train reads or writes, and the option that names it.
@@ -108,6 +112,41 @@ void check_ranges(const TrainOptions& c) {
 
 }  // namespace
 
+const char* optimizer_name(OptimizerKind kind) { return kind == OptimizerKind::kAdadelta ? "adadelta" : "adam"; }
+
+OptimizerKind parse_optimizer(const std::string& name) {
+  return parse_name("optimizer", name, {OptimizerKind::kAdam, OptimizerKind::kAdadelta}, optimizer_name);
+}
+
+const char* early_stopping_metric_name(EarlyStoppingMetric metric) {
+  switch (metric) {
+    case EarlyStoppingMetric::kBleu: return "bleu";
+    case EarlyStoppingMetric::kCrossEntropy: return "cross-entropy";
+    case EarlyStoppingMetric::kPerplexity: return "perplexity";
+  }
+  return "unknown";
+}
+
+EarlyStoppingMetric parse_early_stopping_metric(const std::string& name) {
+  return parse_name("early-stopping-metric", name,
+                    {EarlyStoppingMetric::kBleu, EarlyStoppingMetric::kCrossEntropy, EarlyStoppingMetric::kPerplexity},
+                    early_stopping_metric_name);
+}
+
+const char* final_model_name(FinalModel model) { return model == FinalModel::kLast ? "last" : "best"; }
+
+FinalModel parse_final_model(const std::string& name) {
+  return parse_name("final-model", name, {FinalModel::kBest, FinalModel::kLast}, final_model_name);
+}
+
+const char* initialization_name(model::Initialization init) {
+  return init == model::Initialization::kPaper ? "paper" : "xavier";
+}
+
+model::Initialization parse_initialization(const std::string& name) {
+  return parse_name("init", name, {model::Initialization::kXavier, model::Initialization::kPaper}, initialization_name);
+}
+
 void TrainOptions::validate() const {
   if (train_source.empty() || train_target.empty()) throw util::UsageError("--train-sets needs a source and a target file");
   if (valid_source.empty() != valid_target.empty()) throw util::UsageError("--valid-sets needs a source and a target file");
@@ -121,11 +160,6 @@ void TrainOptions::validate() const {
   if (target_vocabulary_size > 0 && target_vocabulary_size <= 4) {
     bad("tgt-vocab-size", "0 or more than the 4 special tokens", std::to_string(target_vocabulary_size));
   }
-  one_of("long-pairs", long_pairs, {"skip", "error", "truncate"});
-  one_of("init", init, {"xavier", "paper"});
-  one_of("optimizer", optimizer, {"adam", "adadelta"});
-  one_of("early-stopping-metric", early_stopping_metric, {"bleu", "cross-entropy", "perplexity"});
-  one_of("final-model", final_model, {"best", "last"});
   check_ranges(*this);
   if (batching.sentences < 1 && batching.target_tokens < 1) bad("mini-batch", "at least 1", std::to_string(batching.sentences));
   if (batching.target_tokens < 0) bad("mini-batch-words", ">= 0", std::to_string(batching.target_tokens));
@@ -185,17 +219,7 @@ std::vector<std::string> TrainOptions::output_files() const {
 
 float TrainOptions::resolved_learning_rate() const {
   if (learning_rate > 0) return learning_rate;
-  return optimizer == "adam" ? 1e-3f : 1.0f;
-}
-
-model::Initialization TrainOptions::initialization() const {
-  return init == "paper" ? model::Initialization::kPaper : model::Initialization::kXavier;
-}
-
-data::LongPairs TrainOptions::long_pair_policy() const {
-  if (long_pairs == "error") return data::LongPairs::kError;
-  if (long_pairs == "truncate") return data::LongPairs::kTruncate;
-  return data::LongPairs::kSkip;
+  return optimizer == OptimizerKind::kAdam ? 1e-3f : 1.0f;
 }
 
 }  // namespace rnnsearch::train

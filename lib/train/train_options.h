@@ -1,6 +1,7 @@
 #pragma once
-// Everything nmt-train is told: the tool binds its options to these fields, whose
-// member initializers are the defaults.
+// Everything nmt-train is told: the tool binds its options to these fields (through
+// train/train_arguments.h, which holds the file pairs and the enumerations' names as the
+// command line gives them), whose member initializers are the defaults.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +12,24 @@
 #include "model/rnnsearch.h"
 
 namespace rnnsearch::train {
+
+// The enumerations among the options, each with its names on the command line (the
+// first is the default). parse_X throws util::UsageError naming the option and the names
+// it takes: "--optimizer must be one of adam, adadelta, got 'sgd'". Nothing stores them:
+// a checkpoint holds the optimizer's own name (nn::Optimizer::name).
+enum class OptimizerKind { kAdam, kAdadelta };                         // --optimizer adam, adadelta
+enum class EarlyStoppingMetric { kBleu, kCrossEntropy, kPerplexity };  // --early-stopping-metric bleu, ...
+enum class FinalModel { kBest, kLast };                                // --final-model best, last
+
+const char* optimizer_name(OptimizerKind kind);
+OptimizerKind parse_optimizer(const std::string& name);
+const char* early_stopping_metric_name(EarlyStoppingMetric metric);
+EarlyStoppingMetric parse_early_stopping_metric(const std::string& name);
+const char* final_model_name(FinalModel model);
+FinalModel parse_final_model(const std::string& name);
+// --init xavier, paper.
+const char* initialization_name(model::Initialization init);
+model::Initialization parse_initialization(const std::string& name);
 
 struct TrainOptions {
   // Files.
@@ -30,16 +49,16 @@ struct TrainOptions {
   std::size_t target_vocabulary_size = 0;
   bool allow_unknown = false;              // tokens missing from given vocabulary files become <unk>
   std::size_t max_length = 50;             // tokens per side
-  std::string long_pairs = "skip";         // skip | error | truncate
+  data::LongPairs long_pairs = data::LongPairs::kSkip;
   data::BatchingOptions batching;
 
   // Model and initialization.
   model::ModelOptions model;
-  std::string init = "xavier";             // xavier | paper
+  model::Initialization init = model::Initialization::kXavier;
   std::uint64_t seed = 1234;
 
   // Optimization.
-  std::string optimizer = "adam";          // adam | adadelta
+  OptimizerKind optimizer = OptimizerKind::kAdam;
   float learning_rate = 0.0f;              // 0 = the optimizer's default (adam 1e-3, adadelta 1)
   int warmup = 0;                          // updates of linear warm-up
   float decay_factor = 0.5f;               // learning rate *= factor after decay_patience stalled validations
@@ -60,9 +79,9 @@ struct TrainOptions {
   long valid_freq = 500;                   // updates between validations
   long save_freq = 1000;                   // updates between checkpoints
   long log_freq = 100;                     // updates between log lines (when stderr is not a terminal)
-  std::string early_stopping_metric = "bleu";  // bleu | cross-entropy | perplexity
+  EarlyStoppingMetric early_stopping_metric = EarlyStoppingMetric::kBleu;  // cross-entropy and perplexity rank alike
   int patience = 10;                       // stalled validations before stopping (0 = never)
-  std::string final_model = "best";        // what model_path holds at the end: best | last
+  FinalModel final_model = FinalModel::kBest;  // what model_path holds at the end
 
   int threads = 1;
   bool quiet = false;
@@ -72,8 +91,6 @@ struct TrainOptions {
   // its .best) is an input file or another option's output (util::same_file).
   void validate() const;
   float resolved_learning_rate() const;
-  model::Initialization initialization() const;
-  data::LongPairs long_pair_policy() const;
   bool has_validation() const { return !valid_source.empty(); }
   std::string checkpoint_path() const { return model_path + ".ckpt"; }
   std::string best_model_path() const { return model_path + ".best"; }

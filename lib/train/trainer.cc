@@ -46,8 +46,8 @@ std::string fixed(double value, int digits) {
   return buffer;
 }
 
-std::unique_ptr<nn::Optimizer> make_optimizer(const std::string& name) {
-  if (name == "adadelta") return std::make_unique<nn::Adadelta>();
+std::unique_ptr<nn::Optimizer> make_optimizer(OptimizerKind kind) {
+  if (kind == OptimizerKind::kAdadelta) return std::make_unique<nn::Adadelta>();
   return std::make_unique<nn::Adam>();
 }
 
@@ -119,7 +119,7 @@ void Trainer::set_up() {
   group_.together([&] {
     data::CorpusOptions options;  // the corpus is read before a new model is built: its errors come first
     options.max_length = config_.max_length;
-    options.long_pairs = config_.long_pair_policy();
+    options.long_pairs = config_.long_pairs;
     options.allow_unknown = config_.source_vocabulary.empty() || config_.allow_unknown ||
                             config_.source_vocabulary_size > 0 || config_.target_vocabulary_size > 0;
     options.alignment_path = config_.guided_alignment;
@@ -303,7 +303,7 @@ void Trainer::start_from_pretrained() {
     with_head.alignment_head = head;
     auto fresh = std::make_unique<model::RnnSearch>(with_head);
     util::Rng rng(config_.seed);
-    fresh->initialize(config_.initialization(), rng);
+    fresh->initialize(config_.init, rng);
     fresh->copy_matching_parameters_from(*model_);
     model_ = std::move(fresh);
   }
@@ -332,7 +332,7 @@ void Trainer::create_model() {
   model_config.target_vocabulary = static_cast<int>(target_vocabulary_.size());
   model_ = std::make_unique<model::RnnSearch>(model_config);
   util::Rng rng(config_.seed);
-  model_->initialize(config_.initialization(), rng);
+  model_->initialize(config_.init, rng);
   optimizer_ = make_optimizer(config_.optimizer);
 }
 
@@ -431,7 +431,8 @@ void Trainer::validate() {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ValidationRecord record{state_.update, result.cross_entropy, result.bleu};
   state_.validations.push_back(record);
-  const double score = config_.early_stopping_metric == "bleu" ? result.bleu : -result.cross_entropy;
+  const bool bleu = config_.early_stopping_metric == EarlyStoppingMetric::kBleu;  // cross-entropy, perplexity: -CE
+  const double score = bleu ? result.bleu : -result.cross_entropy;
   const bool improved = score > state_.best_score;  // every process holds the same result
   if (improved) {
     state_.best_score = score;
@@ -543,7 +544,9 @@ std::string Trainer::limit_reached() const {
 }
 
 void Trainer::finish_model_file() {
-  if (!group_.is_root() || config_.final_model != "best" || !validator_ || state_.validations.empty()) return;
+  if (!group_.is_root() || config_.final_model != FinalModel::kBest || !validator_ || state_.validations.empty()) {
+    return;
+  }
   const model::LoadedModel best = model::read_model_file(config_.best_model_path());
   model::write_model_file(config_.model_path, model::FileKind::kModel, *best.model, best.source_vocabulary,
                           best.target_vocabulary);

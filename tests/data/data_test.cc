@@ -169,6 +169,19 @@ BOOST_AUTO_TEST_CASE(corpus_checks_line_counts_and_filters_long_and_empty_pairs)
   BOOST_TEST(rt::error_message([&] { data::read_parallel_corpus(empty, tgt, vocab, vocab, options); }).find(empty + ": is empty") == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(long_pair_policies_parse_from_their_names) {
+  for (const auto policy : {data::LongPairs::kSkip, data::LongPairs::kError, data::LongPairs::kTruncate}) {
+    BOOST_TEST((data::parse_long_pairs(data::long_pairs_name(policy)) == policy));
+  }
+  std::string message;
+  try {
+    data::parse_long_pairs("wrap");
+  } catch (const util::UsageError& e) {
+    message = e.what();
+  }
+  BOOST_TEST(message == "--long-pairs must be one of skip, error, truncate, got 'wrap'");
+}
+
 BOOST_AUTO_TEST_CASE(unknown_tokens_are_errors_unless_allowed) {
   rt::TempDir dir;
   const data::Vocabulary vocab({"a", "b"});

@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(interrupted_and_resumed_training_gives_the_same_bits) {
   config.guided_alignment = (dir.path() / "train.align").string();
   config.guided_alignment_weight = 0.5f;
   config.threads = 2;
-  config.final_model = "last";
+  config.final_model = train::FinalModel::kLast;
   config.max_updates = 40;  // 13 batches per epoch: three epoch boundaries
   const std::string whole = config.model_path;
   train::run_training(config);

@@ -1,0 +1,134 @@
+// TrainOptions and nmt-train's command line form of them: the enumerations parse from
+// their names and back, a bad name or file pair is the usage error nmt-train printed, and
+// validate() names the option, its range and the value.
+#include <boost/test/unit_test.hpp>
+
+#include <functional>
+#include <string>
+
+#include "train/train_arguments.h"
+#include "train/train_options.h"
+#include "util/error.h"
+
+using namespace rnnsearch;
+
+namespace {
+
+std::string usage_message(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const util::UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+train::TrainArguments arguments() {
+  train::TrainArguments a;
+  a.train_sets = {"train.src", "train.tgt"};
+  return a;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(enumerations_parse_from_their_names_and_back) {
+  for (const auto kind : {train::OptimizerKind::kAdam, train::OptimizerKind::kAdadelta}) {
+    BOOST_TEST((train::parse_optimizer(train::optimizer_name(kind)) == kind));
+  }
+  for (const auto metric : {train::EarlyStoppingMetric::kBleu, train::EarlyStoppingMetric::kCrossEntropy,
+                            train::EarlyStoppingMetric::kPerplexity}) {
+    BOOST_TEST((train::parse_early_stopping_metric(train::early_stopping_metric_name(metric)) == metric));
+  }
+  for (const auto model : {train::FinalModel::kBest, train::FinalModel::kLast}) {
+    BOOST_TEST((train::parse_final_model(train::final_model_name(model)) == model));
+  }
+  for (const auto init : {model::Initialization::kXavier, model::Initialization::kPaper}) {
+    BOOST_TEST((train::parse_initialization(train::initialization_name(init)) == init));
+  }
+  BOOST_TEST(std::string(train::optimizer_name(train::OptimizerKind::kAdadelta)) == "adadelta");
+  BOOST_TEST(std::string(train::early_stopping_metric_name(train::EarlyStoppingMetric::kCrossEntropy)) ==
+             "cross-entropy");
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_name_is_the_usage_error_nmt_train_printed) {
+  BOOST_TEST(usage_message([] { train::parse_optimizer("sgd"); }) ==
+             "--optimizer must be one of adam, adadelta, got 'sgd'");
+  BOOST_TEST(usage_message([] { train::parse_early_stopping_metric("ter"); }) ==
+             "--early-stopping-metric must be one of bleu, cross-entropy, perplexity, got 'ter'");
+  BOOST_TEST(usage_message([] { train::parse_final_model("first"); }) ==
+             "--final-model must be one of best, last, got 'first'");
+  BOOST_TEST(usage_message([] { train::parse_initialization("he"); }) ==
+             "--init must be one of xavier, paper, got 'he'");
+}
+
+BOOST_AUTO_TEST_CASE(arguments_default_to_the_names_of_the_options_defaults) {
+  const train::TrainArguments a;
+  BOOST_TEST(a.long_pairs == "skip");
+  BOOST_TEST(a.attention == "additive");
+  BOOST_TEST(a.init == "xavier");
+  BOOST_TEST(a.optimizer == "adam");
+  BOOST_TEST(a.early_stopping_metric == "bleu");
+  BOOST_TEST(a.final_model == "best");
+  BOOST_TEST(!a.no_shuffle);
+}
+
+BOOST_AUTO_TEST_CASE(arguments_become_options_with_pairs_split_and_names_parsed) {
+  auto a = arguments();
+  a.valid_sets = {"valid.src", "valid.tgt"};
+  a.optimizer = "adadelta";
+  a.final_model = "last";
+  a.long_pairs = "truncate";
+  a.attention = "dot";
+  a.no_shuffle = true;
+  a.common.quiet = true;
+  a.common.threads = 3;
+  const train::TrainOptions options = a.to_options();
+  BOOST_TEST(options.train_source == "train.src");
+  BOOST_TEST(options.train_target == "train.tgt");
+  BOOST_TEST(options.valid_target == "valid.tgt");
+  BOOST_TEST(options.source_vocabulary.empty());
+  BOOST_TEST((options.optimizer == train::OptimizerKind::kAdadelta));
+  BOOST_TEST((options.final_model == train::FinalModel::kLast));
+  BOOST_TEST((options.long_pairs == data::LongPairs::kTruncate));
+  BOOST_TEST((options.model.attention_form == nn::AttentionForm::kDot));
+  BOOST_TEST(!options.batching.shuffle);
+  BOOST_TEST(options.quiet);
+  BOOST_TEST(options.threads == 3);
+  BOOST_TEST(options.resolved_learning_rate() == 1.0f);
+}
+
+BOOST_AUTO_TEST_CASE(arguments_refuse_missing_training_files_and_odd_pairs) {
+  BOOST_TEST(usage_message([] { train::TrainArguments().to_options(); }) == "--train-sets SRC TGT is required");
+  auto a = arguments();
+  a.vocabs = {"a", "b", "c"};
+  BOOST_TEST(usage_message([&] { a.to_options(); }) == "--vocabs takes two files (source and target), got 3");
+  a = arguments();
+  a.valid_sets = {"v"};
+  BOOST_TEST(usage_message([&] { a.to_options(); }) == "--valid-sets takes two files (source and target), got 1");
+  a = arguments();
+  a.long_pairs = "wrap";
+  BOOST_TEST(usage_message([&] { a.to_options(); }) ==
+             "--long-pairs must be one of skip, error, truncate, got 'wrap'");
+  a = arguments();
+  a.attention = "luong";
+  BOOST_TEST(usage_message([&] { a.to_options(); }) ==
+             "--attention must be one of additive, dot, general, none, got 'luong'");
+}
+
+BOOST_AUTO_TEST_CASE(validate_names_the_option_and_the_value) {
+  auto options = arguments().to_options();
+  options.max_updates = 1;
+  BOOST_TEST(usage_message([&] { options.validate(); }) == "no error");
+  auto bad = options;
+  bad.max_updates = 0;
+  BOOST_TEST(usage_message([&] { bad.validate(); }) ==
+             "nothing would end training: give --max-epochs, --max-updates, --max-minutes, or --valid-sets with "
+             "--early-stopping");
+  bad = options;
+  bad.valid_freq = 0;
+  BOOST_TEST(usage_message([&] { bad.validate(); }) == "--valid-freq must be in [1, 1000000000000], got 0");
+  bad = options;
+  bad.source_vocabulary_size = 4;
+  BOOST_TEST(usage_message([&] { bad.validate(); }) ==
+             "--src-vocab-size must be 0 or more than the 4 special tokens, got 4");
+}
