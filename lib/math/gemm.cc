@@ -27,40 +27,34 @@ std::atomic<bool> row_stable_allowed{true};
 
 }  // namespace
 
-void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda,
-              const float* b, int ldb, float beta, float* c, int ldc) {
+void gemm(ConstMatrixView a, Transpose ta, ConstMatrixView b, Transpose tb, MutableMatrixView c, float alpha,
+          float beta, const char* what) {
+  const int m = ta == Transpose::kNo ? a.rows : a.cols;
+  const int k = ta == Transpose::kNo ? a.cols : a.rows;
+  const int kb = tb == Transpose::kNo ? b.rows : b.cols;
+  const int n = tb == Transpose::kNo ? b.cols : b.rows;
+  if (k != kb || c.rows != m || c.cols != n) {
+    throw util::Error(std::string(what) + ": cannot multiply op(A) " + shape_text(m, k) + " by op(B) " +
+                      shape_text(kb, n) + " into C " + shape_text(c.rows, c.cols));
+  }
   if (m == 0 || n == 0) return;
   multiply_adds.fetch_add(static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(k),
                           std::memory_order_relaxed);
   if (row_stable && ta == Transpose::kNo && row_stable_allowed.load(std::memory_order_relaxed)) {
-    row_stable_gemm(tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    row_stable_gemm(tb, m, n, k, alpha, a.data, a.stride, b.data, b.stride, beta, c.data, c.stride);
     return;
   }
 #ifdef RNNSEARCH_GEMM_ONEDNN
   const dnnl_status_t status = dnnl_sgemm(ta == Transpose::kYes ? 'T' : 'N', tb == Transpose::kYes ? 'T' : 'N', m, n, k,
-                                          alpha, a, lda, b, ldb, beta, c, ldc);
+                                          alpha, a.data, a.stride, b.data, b.stride, beta, c.data, c.stride);
   if (status != dnnl_success) {
     throw util::Error("oneDNN sgemm failed (status " + std::to_string(static_cast<int>(status)) + ") for " +
                       shape_text(m, k) + " by " + shape_text(k, n));
   }
 #else
-  cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), m, n, k, alpha, a.data, a.stride, b.data, b.stride, beta,
+              c.data, c.stride);
 #endif
-}
-
-void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& c, float alpha, float beta,
-          const char* what) {
-  const Eigen::Index m = ta == Transpose::kNo ? a.rows() : a.cols();
-  const Eigen::Index k = ta == Transpose::kNo ? a.cols() : a.rows();
-  const Eigen::Index kb = tb == Transpose::kNo ? b.rows() : b.cols();
-  const Eigen::Index n = tb == Transpose::kNo ? b.cols() : b.rows();
-  if (k != kb || c.rows() != m || c.cols() != n) {
-    throw util::Error(std::string(what) + ": cannot multiply op(A) " + shape_text(m, k) + " by op(B) " + shape_text(kb, n) +
-                      " into C " + shape_text(c.rows(), c.cols()));
-  }
-  gemm_raw(ta, tb, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a.data(),
-           static_cast<int>(a.cols()), b.data(), static_cast<int>(b.cols()), beta, c.data(),
-           static_cast<int>(c.cols()));
 }
 
 RowStableProducts::RowStableProducts() : previous_(row_stable) { row_stable = true; }

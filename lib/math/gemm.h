@@ -4,6 +4,7 @@
 // in one place: oneDNN's sgemm when the build finds it (CMake RNNSEARCH_GEMM=onednn, the
 // default), else OpenBLAS's cblas_sgemm.
 #include <string>
+#include <type_traits>
 
 #include "math/types.h"
 
@@ -11,15 +12,39 @@ namespace rnnsearch::math {
 
 enum class Transpose { kNo, kYes };
 
-// c: [M x N] = alpha * op(a): [M x K] * op(b): [K x N] + beta * c.
-// Throws util::Error naming `what` and both shapes when they do not fit.
-void gemm(const Matrix& a, Transpose ta, const Matrix& b, Transpose tb, Matrix& c, float alpha = 1.0f,
-          float beta = 0.0f, const char* what = "gemm");
+// A matrix operand seen in place: `rows` x `cols` floats, row-major, row r at
+// data + r * stride. Made implicitly from a Matrix, a Map, an Eigen::Ref or a block of
+// whole rows or columns of one (middleRows, rightCols, ...), whose stride stays the
+// parent's: one time step of a [(T*B) x d] sequence, the z and r columns of [B x 3H]
+// gates, say.
+template <typename Float>
+struct MatrixView {
+  Float* data;
+  int rows, cols;
+  int stride;  // floats from one row to the next (the leading dimension)
 
-// The same over raw row-major buffers with leading dimensions, for views into larger
-// buffers (one time step of a [T*B x d] sequence, say).
-void gemm_raw(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda,
-              const float* b, int ldb, float beta, float* c, int ldc);
+  template <typename Xpr, typename = std::enable_if_t<!std::is_base_of_v<MatrixView, std::decay_t<Xpr>>>>
+  MatrixView(Xpr&& x)  // NOLINT(google-explicit-constructor): views are made at the call
+      : data(x.data()),
+        rows(static_cast<int>(x.rows())),
+        cols(static_cast<int>(x.cols())),
+        stride(static_cast<int>(x.outerStride())) {
+    static_assert(std::decay_t<Xpr>::IsRowMajor && std::decay_t<Xpr>::InnerStrideAtCompileTime == 1,
+                  "a gemm operand is row-major with consecutive columns");
+  }
+  // A view of mutable floats is also one of const floats.
+  template <typename Other, typename = std::enable_if_t<std::is_same_v<Float, const Other>>>
+  MatrixView(const MatrixView<Other>& other)  // NOLINT(google-explicit-constructor)
+      : data(other.data), rows(other.rows), cols(other.cols), stride(other.stride) {}
+};
+using ConstMatrixView = MatrixView<const float>;
+using MutableMatrixView = MatrixView<float>;
+
+// c: [M x N] = alpha * op(a): [M x K] * op(b): [K x N] + beta * c, each operand a
+// Matrix or a view into a larger one (shapes and strides come with the operands).
+// Throws util::Error naming `what` and both shapes when they do not fit.
+void gemm(ConstMatrixView a, Transpose ta, ConstMatrixView b, Transpose tb, MutableMatrixView c, float alpha = 1.0f,
+          float beta = 0.0f, const char* what = "gemm");
 
 // Floating-point operations (2 m n k per product) of every product since the program
 // started, over all threads: benchmarks check their analytic FLOP counts against it.

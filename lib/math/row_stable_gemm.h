@@ -14,7 +14,7 @@
 
 namespace rnnsearch::math {
 
-// Row-major buffers with leading dimensions, like gemm_raw; a is never transposed.
+// Row-major buffers with leading dimensions, as math::gemm passes them; a is never transposed.
 // Runs in the calling thread.
 void row_stable_gemm(Transpose tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                      int ldb, float beta, float* c, int ldc);

@@ -107,7 +107,8 @@ class RnnSearch {
   // target tokens, plus the weighted guided-alignment cost when options and batch ask
   // for it (so the returned loss is what the gradient is of; tokens counts the target
   // tokens only). With gradient_scale != 0, adds gradient_scale * d(loss sum) into the
-  // parameter gradients (pass 1/tokens of the whole update for a per-token mean).
+  // parameter gradients (pass 1/tokens of the whole update for a per-token mean); with
+  // gradient_scale == 0 only the forward pass runs and keeps nothing for a backward one.
   // dropout_rng is needed when options.dropout > 0.
   nn::CrossEntropySum loss(const data::Batch& batch, const LossOptions& options, float gradient_scale,
                            util::Rng* dropout_rng = nullptr);
@@ -115,7 +116,8 @@ class RnnSearch {
   // Teacher-forced attention of every pair of the batch (no dropout): out[b] is
   // [(target length + 1) x (source length + 1)], one row per target token and </s>, one
   // column per source token and </s>; row i holds the weights of the step that emits
-  // target token i. Throws util::Error for a model without the weights asked for.
+  // target token i. Runs the forward pass up to the weights only (no output layer, nothing
+  // kept for backward). Throws util::Error for a model without the weights asked for.
   std::vector<math::Matrix> forced_attention(const data::Batch& batch,
                                              AttentionSource source = AttentionSource::kDecoder);
 
@@ -134,10 +136,29 @@ class RnnSearch {
   void output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t);
   void initial_state_forward(const math::Matrix& annotations, const math::Matrix& source_mask, int B,
                              math::Matrix& mean, math::Matrix& state) const;
-  // The alignment head over the states of the forward pass loss() just ran: its weights
-  // for every step, its guided cost (result.loss) and, with gradient_scale != 0, its
-  // parameters' gradients.
+
+  // The teacher-forced passes over a batch (rnnsearch_teacher_forced.cc), through the
+  // workspace. forward: the encoder, the decoder's inputs and its recurrence, up to the
+  // states and attention weights of every step (dropout: the probability, 0 for none);
+  // output_loss: the deep output, the softmax layer and the guided-alignment cost;
+  // backward: the gradients of all of them, in reverse order.
+  void forward(const data::Batch& batch, float dropout, util::Rng* dropout_rng, nn::Pass pass);
+  void encoder_forward(const data::Batch& batch, float dropout, util::Rng* dropout_rng, nn::Pass pass);
+  void decoder_inputs_forward(const data::Batch& batch, float dropout, util::Rng* dropout_rng);
+  void decoder_forward(const data::Batch& batch, nn::Pass pass);
+  nn::CrossEntropySum output_loss(const data::Batch& batch, const LossOptions& options, util::Rng* dropout_rng,
+                                  nn::Pass pass);
+  void backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
+  void output_loss_backward(float gradient_scale);
+  void decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
+  void decoder_weights_backward(const data::Batch& batch);
+  void encoder_backward(const data::Batch& batch);
+  // The alignment head over the states of the forward pass: its weights for every step,
+  // then its guided cost (result.loss) and, with gradient_scale != 0, its parameters'
+  // gradients.
+  void alignment_head_forward(const data::Batch& batch, nn::Pass pass);
   nn::CrossEntropySum alignment_head_loss(const data::Batch& batch, const LossOptions& options, float gradient_scale);
+  void alignment_head_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
 
   ModelOptions config_;
   nn::ParameterRegistry parameters_;

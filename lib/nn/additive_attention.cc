@@ -118,21 +118,17 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
   }
   score_weight_.gradient.col(0) += cache.d_score_weight.row(0).transpose();
   if (weights == WeightGradients::kNow) {
-    query_weights_backward(cache.query.data(), cache.d_projected_query.data(), static_cast<int>(B));
+    query_weights_backward(cache.query, cache.d_projected_query);
   }
   math::gemm(cache.d_projected_query, Transpose::kNo, query_weight_.value, Transpose::kYes, d_query, 1.0f, 1.0f,
              query_weight_.name.c_str());
 }
 
-}  // namespace rnnsearch::nn
-
-namespace rnnsearch::nn {
-
-void AdditiveAttention::query_weights_backward(const float* queries, const float* d_projected_queries, int rows) const {
-  const int m = query_dim(), A = attention_dim();
-  math::gemm_raw(Transpose::kYes, Transpose::kNo, m, A, rows, 1.0f, queries, m, d_projected_queries, A, 1.0f,
-                 query_weight_.gradient.data(), A);
-  bias_.gradient.row(0) += math::ConstMatrixMap(d_projected_queries, rows, A).colwise().sum();
+void AdditiveAttention::query_weights_backward(const math::ConstMatrixRef& queries,
+                                               const math::ConstMatrixRef& d_projected_queries) const {
+  math::gemm(queries, Transpose::kYes, d_projected_queries, Transpose::kNo, query_weight_.gradient, 1.0f, 1.0f,
+             query_weight_.name.c_str());
+  bias_.gradient.row(0) += d_projected_queries.colwise().sum();
 }
 
 }  // namespace rnnsearch::nn

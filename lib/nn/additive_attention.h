@@ -51,8 +51,9 @@ class AdditiveAttention : public Attention {
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                      math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,
                      WeightGradients weights = WeightGradients::kNow) const override;
-  // dW_a += queries^T d_q,  db_a += sum_rows(d_q): queries [N x m], d_q [N x A] (row strides m and A).
-  void query_weights_backward(const float* queries, const float* d_projected_queries, int rows) const override;
+  // dW_a += queries^T d_q,  db_a += sum_rows(d_q): queries [N x m], d_q [N x A].
+  void query_weights_backward(const math::ConstMatrixRef& queries,
+                              const math::ConstMatrixRef& d_projected_queries) const override;
 
   AttentionForm form() const override { return AttentionForm::kAdditive; }
   int key_dim() const override { return attention_dim(); }

@@ -86,10 +86,10 @@ class Attention {
   virtual void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                              math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,
                              WeightGradients weights = WeightGradients::kNow) const = 0;
-  // queries: [N x m], d_projected_queries: [N x deferred_dim()] (row strides m and
-  // deferred_dim()). Nothing to do for a form with deferred_dim() == 0.
-  virtual void query_weights_backward(const float* /*queries*/, const float* /*d_projected_queries*/,
-                                      int /*rows*/) const {}
+  // queries: [N x m], d_projected_queries: [N x deferred_dim()]. Nothing to do for a form
+  // with deferred_dim() == 0.
+  virtual void query_weights_backward(const math::ConstMatrixRef& /*queries*/,
+                                      const math::ConstMatrixRef& /*d_projected_queries*/) const {}
 
  protected:
   Attention(int annotation_dim, int query_dim) : annotation_dim_(annotation_dim), query_dim_(query_dim) {}

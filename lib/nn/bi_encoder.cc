@@ -20,15 +20,17 @@ BiEncoder::BiEncoder(ParameterRegistry& parameters, const std::string& name, int
       backward_gru_(parameters, name + ".backward", embedding_dim, hidden_dim) {}
 
 void BiEncoder::forward(const std::vector<std::int32_t>& ids, const math::Matrix& mask, Cache& cache,
-                        math::Matrix& annotations, const math::Matrix* embedding_dropout) const {
+                        math::Matrix& annotations, const math::Matrix* embedding_dropout, Pass pass) const {
   const Eigen::Index T = mask.rows(), B = mask.cols();
   const int n = hidden_dim();
   if (static_cast<Eigen::Index>(ids.size()) != T * B) {
     throw util::Error(name_ + ": " + std::to_string(ids.size()) + " token ids for a mask of " +
                       bi_encoder_shape_text(T, B) + ", expected " + std::to_string(T * B));
   }
-  cache.ids = ids;
-  cache.mask = mask;
+  if (pass == Pass::kForwardBackward) {
+    cache.ids = ids;
+    cache.mask = mask;
+  }
   embedding_.forward(ids, cache.embedded);  // x: [(T*B) x e]
   if (embedding_dropout) {
     cache.dropout = *embedding_dropout;
@@ -39,9 +41,9 @@ void BiEncoder::forward(const std::vector<std::int32_t>& ids, const math::Matrix
   cache.h0.setZero(B, n);                   // h0: [B x n]
   // The GRUs check the mask's values (0 or 1) and the shapes.
   forward_gru_.forward(cache.embedded, mask, cache.h0, cache.forward_cache, cache.forward_states,
-                       Gru::Direction::kLeftToRight);
+                       Gru::Direction::kLeftToRight, pass);
   backward_gru_.forward(cache.embedded, mask, cache.h0, cache.backward_cache, cache.backward_states,
-                        Gru::Direction::kRightToLeft);
+                        Gru::Direction::kRightToLeft, pass);
 
   annotations.resize(T * B, 2 * n);  // h: [(T*B) x 2n]
   annotations.leftCols(n) = cache.forward_states;

@@ -50,10 +50,12 @@ class BiEncoder {
 
   // ids: T*B token ids (t*B + b), mask: [T x B]; annotations: [(T*B) x 2n] (resized),
   // zero at padded rows. embedding_dropout, when given, is a [(T*B) x e] mask multiplied
-  // into the embeddings (kept for backward). Throws util::Error when ids.size() != T*B or
-  // an id is outside [0, V).
+  // into the embeddings (kept for backward). With Pass::kForwardOnly the cache keeps
+  // nothing for backward. Throws util::Error when ids.size() != T*B or an id is outside
+  // [0, V).
   void forward(const std::vector<std::int32_t>& ids, const math::Matrix& mask, Cache& cache,
-               math::Matrix& annotations, const math::Matrix* embedding_dropout = nullptr) const;
+               math::Matrix& annotations, const math::Matrix* embedding_dropout = nullptr,
+               Pass pass = Pass::kForwardBackward) const;
   // d_annotations: [(T*B) x 2n]; rows at padded positions are ignored. Adds into the
   // gradients of the embedding table and of both GRUs.
   void backward(const Cache& cache, const math::Matrix& d_annotations) const;

@@ -10,8 +10,9 @@
 //
 // The input side is one GEMM over a whole sequence (project_inputs: p = x W + b,
 // [(T*B) x 3H]); only the recurrent products run per step (step: [B x H] by U). The
-// decoder calls project_inputs / step / step_backward / project_inputs_backward itself;
-// the encoder calls forward / backward, which run the steps over a padded batch.
+// decoder calls project_inputs / step / step_backward / project_inputs_backward itself
+// (step reads and writes rows of the caller's sequence matrices in place); the encoder
+// calls forward / backward, which run the steps over a padded batch.
 //
 // Masking: a batch is T steps of B sentences, rows ordered t*B + b, with a mask [T x B]
 // (1 = real token, 0 = padding; nothing else allowed). At a padded step the state is
@@ -41,10 +42,11 @@ class Gru {
     math::Matrix h_prev;       // [B x H] the state the step started from
     math::Matrix gates;        // [B x 3H] z | r | h~, after their nonlinearities
     math::Matrix reset_state;  // [B x H] r . h_prev
-    mutable math::Matrix d_gates;  // [B x 3H] backward scratch: gradient of the pre-activations
   };
 
   // What forward keeps for backward over a whole sequence; buffers are reused across calls.
+  // After a Pass::kForwardOnly forward only steps[0] (the scratch of every step) and
+  // projected are filled: backward must not read it.
   struct SequenceCache {
     Direction direction = Direction::kLeftToRight;
     math::Matrix x;                // [(T*B) x in] copy of the inputs (for dW)
@@ -68,35 +70,33 @@ class Gru {
   void project_inputs_backward(const math::Matrix& x, const math::Matrix& d_projected, math::Matrix* dx) const;
 
   // One recurrent step. projected: [B x 3H] (this step's rows of project_inputs, or any
-  // input projection the caller computed), h_prev: [B x H], h: [B x H] (resized; may be
-  // the same matrix as h_prev). Fills cache.
-  void step(const math::Matrix& projected, const math::Matrix& h_prev, math::Matrix& h, StepCache& cache) const;
-  // Backward of step for dh: [B x H]: adds into the U_zr and U_h gradients, into
-  // d_projected: [B x 3H] and into dh_prev: [B x H] (both must have those shapes).
-  void step_backward(const StepCache& cache, const math::Matrix& dh, math::Matrix& d_projected,
-                     math::Matrix& dh_prev) const;
+  // input projection the caller computed), h_prev: [B x H], h: [B x H] (shaped by the
+  // caller; may be h_prev itself). Fills cache.
+  void step(const math::ConstMatrixRef& projected, const math::ConstMatrixRef& h_prev, math::MatrixRef h,
+            StepCache& cache) const;
+  // Backward of step for dh: [B x H]: OVERWRITES d_projected: [B x 3H] with the gradient
+  // of the step's pre-activations (what project_inputs_backward and the caller's own
+  // projection read), adds into dh_prev: [B x H] and, with kNow, into the U_zr and U_h
+  // gradients.
+  void step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, math::MatrixRef d_projected,
+                     math::MatrixRef dh_prev, WeightGradients weights = WeightGradients::kNow) const;
+  // The U gradients of many steps' rows at once, for step_backward with kDeferred:
+  //   dU_zr += h_prev^T [dz | dr],  dU_h += (r . h_prev)^T dh~
+  // h_prev, reset_state: [N x H]; d_projected: [N x 3H] (the rows step_backward wrote).
+  void recurrent_weights_backward(const math::ConstMatrixRef& h_prev, const math::ConstMatrixRef& reset_state,
+                                  const math::ConstMatrixRef& d_projected) const;
 
   // The whole sequence. x: [(T*B) x in], mask: [T x B], h0: [B x H];
   // states: [(T*B) x H] (resized), row t*B + b = state of sentence b after position t.
+  // With Pass::kForwardOnly the cache keeps nothing for backward.
   void forward(const math::Matrix& x, const math::Matrix& mask, const math::Matrix& h0, SequenceCache& cache,
-               math::Matrix& states, Direction direction = Direction::kLeftToRight) const;
+               math::Matrix& states, Direction direction = Direction::kLeftToRight,
+               Pass pass = Pass::kForwardBackward) const;
   // Backpropagation through time for d_states: [(T*B) x H], then through project_inputs.
   // Adds into all four parameter gradients, into *dx ([(T*B) x in]) and *dh0 ([B x H])
   // when given.
   void backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx,
                 math::Matrix* dh0) const;
-
-  // The step over raw row-major buffers: projected [B x 3H], h_prev / h [B x H].
-  void step_rows(const float* projected, const float* h_prev, float* h, int batch, StepCache& cache) const;
-  // Backward of step_rows: writes the pre-activation gradients into d_gates [B x 3H]
-  // (overwriting), adds into dh_prev [B x H] and, with kNow, into the U gradients.
-  void step_backward_rows(const StepCache& cache, const float* dh, float* d_gates, float* dh_prev, int batch,
-                          WeightGradients weights = WeightGradients::kNow) const;
-  // The U gradients of `rows` steps' rows at once, for step_backward_rows with kDeferred:
-  //   dU_zr += h_prev^T [dz | dr],  dU_h += (r . h_prev)^T dh~
-  // h_prev, reset_state: [rows x H] (row stride H); d_gates: [rows x 3H] (row stride 3H).
-  void recurrent_weights_backward(const float* h_prev, const float* reset_state, const float* d_gates,
-                                  int rows) const;
 
   int input_dim() const { return static_cast<int>(input_weight_.value.rows()); }
   int hidden_dim() const { return static_cast<int>(recurrent_h_.value.rows()); }

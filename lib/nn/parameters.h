@@ -24,6 +24,11 @@ struct Parameter {
 // machine's GEMM rate.
 enum class WeightGradients { kNow, kDeferred };
 
+// What a layer's forward pass keeps: everything its backward pass reads
+// (kForwardBackward), or only what the forward pass itself needs (kForwardOnly, for
+// inference and for a loss without gradients): per-step caches then share one scratch.
+enum class Pass { kForwardBackward, kForwardOnly };
+
 class ParameterRegistry {
  public:
   // A new zero-valued parameter. Throws util::Error when the name is taken.

@@ -1,5 +1,5 @@
 // math::gemm against a naive product, for every transpose combination, with
-// accumulation (beta) and shape errors.
+// accumulation (beta), on blocks of larger matrices, and shape errors.
 #include <boost/test/unit_test.hpp>
 #include <random>
 
@@ -61,6 +61,33 @@ BOOST_AUTO_TEST_CASE(wrong_shapes_are_an_error_naming_both) {
     BOOST_TEST(std::string(e.what()) ==
                "attention keys: cannot multiply op(A) [2 x 3] by op(B) [4 x 5] into C [2 x 5]");
   }
+}
+
+BOOST_AUTO_TEST_CASE(views_multiply_blocks_in_place_and_leave_the_rest) {
+  std::mt19937 rng(11);
+  const Matrix big_a = random_matrix(9, 12, rng), big_b = random_matrix(12, 10, rng);
+  Matrix big_c = random_matrix(8, 9, rng);
+  const Matrix before = big_c;
+  for (bool tb : {false, true}) {
+    big_c = before;
+    // A: a 5 x 7 block of big_a; B: a 7 x 4 block (or the 4 x 7 block of the transpose
+    // holding the same numbers); C: a 5 x 4 block of big_c, whose other entries stay.
+    const Matrix b_source = tb ? Matrix(big_b.transpose()) : big_b;
+    const auto a = big_a.block(2, 4, 5, 7);
+    const auto b = tb ? b_source.block(1, 3, 4, 7) : b_source.block(3, 1, 7, 4);
+    const Matrix expected = naive(a, false, b, tb, big_c.block(1, 5, 5, 4), 1.0f, 1.0f);
+    gemm(a, Transpose::kNo, b, tb ? Transpose::kYes : Transpose::kNo, big_c.block(1, 5, 5, 4), 1.0f, 1.0f);
+    BOOST_TEST((big_c.block(1, 5, 5, 4) - expected).cwiseAbs().maxCoeff() < 1e-4f);
+    Matrix outside = big_c - before;
+    outside.block(1, 5, 5, 4).setZero();
+    BOOST_TEST(outside.cwiseAbs().maxCoeff() == 0.0f);
+  }
+  // A view keeps its parent's stride.
+  const ConstMatrixView view = big_a.middleCols(3, 2);
+  BOOST_TEST(view.rows == 9);
+  BOOST_TEST(view.cols == 2);
+  BOOST_TEST(view.stride == 12);
+  BOOST_TEST(view.data == big_a.data() + 3);
 }
 
 BOOST_AUTO_TEST_CASE(empty_products_leave_c_alone) {

@@ -372,6 +372,36 @@ BOOST_AUTO_TEST_CASE(decoder_steps_give_the_training_loss) {
   }
 }
 
+// A loss without gradients runs the forward pass only, and forced_attention only its
+// decoder: the same numbers as the forward half of a training loss, and neither leaves the
+// shared scratch in a state that changes the next training step's gradients.
+BOOST_AUTO_TEST_CASE(forward_only_passes_give_the_training_pass_numbers) {
+  for (const auto form : {nn::AttentionForm::kAdditive, nn::AttentionForm::kGeneral, nn::AttentionForm::kDot,
+                          nn::AttentionForm::kNone}) {
+    BOOST_TEST_CONTEXT(nn::attention_form_name(form)) {
+      model::RnnSearch net(tiny_config(false, form));
+      rt::randomize(net.parameters(), 5, 0.5f);
+      const data::Batch batch = data::make_batch(tiny_aligned_corpus(), {0, 1, 2});
+      model::LossOptions options;
+      options.guided_alignment_weight = form == nn::AttentionForm::kNone ? 0.0f : 0.5f;
+      const double forward_only = net.loss(batch, options, 0.0f).loss;
+      net.parameters().zero_gradients();
+      BOOST_TEST(net.loss(batch, options, 1.0f).loss == forward_only);
+      std::vector<math::Matrix> gradients;
+      for (const nn::Parameter* p : net.parameters().all()) gradients.push_back(p->gradient);
+
+      net.parameters().zero_gradients();
+      if (net.has_attention()) net.forced_attention(data::make_batch(tiny_corpus(), {2, 0}));
+      net.loss(data::make_batch(tiny_corpus(), {1}), {}, 0.0f);
+      net.loss(batch, options, 1.0f);
+      for (std::size_t i = 0; i < gradients.size(); ++i) {
+        const nn::Parameter& p = *net.parameters().all()[i];
+        BOOST_TEST((p.gradient - gradients[i]).cwiseAbs().maxCoeff() == 0.0f, p.name);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(flop_count_equals_what_the_products_multiply) {
   // The analytic count of model/flops.h against math::gemm's own tally, for a training
   // step (forward and backward) on a padded batch, with each attention form.

@@ -93,7 +93,7 @@ BOOST_AUTO_TEST_CASE(step_gradients_match_finite_differences) {
   const auto report = rt::check_gradients(
       registry, {&projected, &h_prev},
       [&] {
-        math::Matrix h;
+        math::Matrix h(kGruBatch, kGruHidden);
         gru.step(projected, h_prev, h, cache);
         return h;
       },
@@ -212,10 +212,8 @@ BOOST_AUTO_TEST_CASE(project_inputs_and_steps_equal_forward) {
   math::Matrix dh = math::Matrix::Zero(kGruBatch, kGruHidden);
   for (int t = kGruSteps - 1; t >= 0; --t) {
     dh += d_states.middleRows(t * kGruBatch, kGruBatch);
-    math::Matrix d_p = math::Matrix::Zero(kGruBatch, 3 * kGruHidden);
     math::Matrix dh_prev = math::Matrix::Zero(kGruBatch, kGruHidden);
-    gru.step_backward(steps[t], dh, d_p, dh_prev);
-    d_projected.middleRows(t * kGruBatch, kGruBatch) = d_p;
+    gru.step_backward(steps[t], dh, d_projected.middleRows(t * kGruBatch, kGruBatch), dh_prev);  // in place
     dh = dh_prev;
   }
   math::Matrix dx_steps = math::Matrix::Zero(x.rows(), x.cols());
@@ -224,6 +222,57 @@ BOOST_AUTO_TEST_CASE(project_inputs_and_steps_equal_forward) {
   BOOST_TEST((dx_steps - dx).cwiseAbs().maxCoeff() < 1e-5f);
   BOOST_TEST((registry.get("enc.W").gradient - dW).cwiseAbs().maxCoeff() < 1e-5f);
   BOOST_TEST((registry.get("enc.U_zr").gradient - dU).cwiseAbs().maxCoeff() < 1e-5f);
+}
+
+BOOST_AUTO_TEST_CASE(steps_write_rows_of_the_sequence_in_place) {
+  nn::ParameterRegistry registry;
+  const nn::Gru gru(registry, "enc", kGruIn, kGruHidden);
+  rt::randomize(registry, 62);
+  const math::Matrix x = rt::random_matrix(kGruSteps * kGruBatch, kGruIn, 17);
+  const math::Matrix h0 = rt::random_matrix(kGruBatch, kGruHidden, 18, 0.5f);
+  nn::Gru::SequenceCache cache;
+  math::Matrix states;
+  gru.forward(x, math::Matrix::Ones(kGruSteps, kGruBatch), h0, cache, states);
+
+  math::Matrix projected;
+  gru.project_inputs(x, projected);
+  math::Matrix in_place = math::Matrix::Zero(kGruSteps * kGruBatch, kGruHidden);
+  nn::Gru::StepCache step_cache;
+  for (int t = 0; t < kGruSteps; ++t) {
+    const math::Matrix h_prev = t == 0 ? h0 : math::Matrix(in_place.middleRows((t - 1) * kGruBatch, kGruBatch));
+    gru.step(projected.middleRows(t * kGruBatch, kGruBatch), h_prev, in_place.middleRows(t * kGruBatch, kGruBatch),
+             step_cache);
+  }
+  BOOST_TEST((in_place - states).cwiseAbs().maxCoeff() == 0.0f);
+
+  // step_backward overwrites its rows of d_projected (whatever was there before).
+  const math::Matrix dh = rt::random_matrix(kGruBatch, kGruHidden, 19);
+  math::Matrix dh_prev = math::Matrix::Zero(kGruBatch, kGruHidden);
+  math::Matrix once = math::Matrix::Zero(kGruBatch, 3 * kGruHidden);
+  gru.step_backward(step_cache, dh, once, dh_prev);
+  math::Matrix again = math::Matrix::Constant(kGruBatch, 3 * kGruHidden, 5.0f);
+  gru.step_backward(step_cache, dh, again, dh_prev);
+  BOOST_TEST((again - once).cwiseAbs().maxCoeff() == 0.0f);
+}
+
+BOOST_AUTO_TEST_CASE(forward_only_gives_the_same_states_and_keeps_nothing_for_backward) {
+  nn::ParameterRegistry registry;
+  const nn::Gru gru(registry, "enc", kGruIn, kGruHidden);
+  rt::randomize(registry, 63);
+  const math::Matrix x = rt::random_matrix(kGruSteps * kGruBatch, kGruIn, 20);
+  const math::Matrix h0 = rt::random_matrix(kGruBatch, kGruHidden, 21, 0.5f);
+  for (const auto direction : {nn::Gru::Direction::kLeftToRight, nn::Gru::Direction::kRightToLeft}) {
+    nn::Gru::SequenceCache full, forward_only;
+    math::Matrix states, forward_only_states;
+    gru.forward(x, gru_test_mask(), h0, full, states, direction);
+    gru.forward(x, gru_test_mask(), h0, forward_only, forward_only_states, direction, nn::Pass::kForwardOnly);
+    BOOST_TEST((forward_only_states - states).cwiseAbs().maxCoeff() == 0.0f);
+    BOOST_TEST(full.steps.size() == static_cast<std::size_t>(kGruSteps));
+    BOOST_TEST(forward_only.steps.size() == 1u);
+    BOOST_TEST(forward_only.x.size() == 0);
+    BOOST_TEST(forward_only.h_prev_all.size() == 0);
+    BOOST_TEST(forward_only.reset_all.size() == 0);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(backward_accumulates) {
@@ -286,11 +335,14 @@ BOOST_AUTO_TEST_CASE(shape_errors_name_the_parameter_and_shapes) {
              "enc.W gradient dx is [6 x 4], expected [6 x 3]");
 
   nn::Gru::StepCache step_cache;
-  math::Matrix h;
+  math::Matrix h(kGruBatch, 1);
   BOOST_TEST(message([&] { gru.step(math::Matrix::Zero(2, 8), h0, h, step_cache); }) ==
              "enc.W step input projected is [2 x 8], expected [2 x 12]");
   BOOST_TEST(message([&] { gru.step(math::Matrix::Zero(2, 12), math::Matrix::Zero(2, 3), h, step_cache); }) ==
              "enc.U_h state h_prev is [2 x 3], expected [2 x 4]");
+  BOOST_TEST(message([&] { gru.step(math::Matrix::Zero(2, 12), h0, h, step_cache); }) ==
+             "enc.U_h state h is [2 x 1], expected [2 x 4]");
+  h.resize(kGruBatch, kGruHidden);
   gru.step(math::Matrix::Zero(2, 12), h0, h, step_cache);
   math::Matrix d_projected = math::Matrix::Zero(2, 12), dh_prev = math::Matrix::Zero(1, 4);
   BOOST_TEST(message([&] { gru.step_backward(step_cache, h0, d_projected, dh_prev); }) ==
