@@ -1,6 +1,7 @@
 #include "align/aer.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 
 namespace rnnsearch::align {
@@ -34,6 +35,18 @@ double AlignmentScores::aer() const {
   const std::size_t total = hypothesis_links + sure_links;
   if (total == 0) return 1.0;
   return 1.0 - static_cast<double>(sure_matches + possible_matches) / static_cast<double>(total);
+}
+
+std::string scores_report(const AlignmentScores& scores) {
+  const char* const format = "precision %.4f\nrecall %.4f\nAER %.4f\nlinks %zu, sure %zu, matching sure %zu, "
+                             "matching possible %zu\n";
+  auto print = [&](char* out, std::size_t size) {
+    return std::snprintf(out, size, format, scores.precision(), scores.recall(), scores.aer(), scores.hypothesis_links,
+                         scores.sure_links, scores.sure_matches, scores.possible_matches);
+  };
+  std::string report(static_cast<std::size_t>(print(nullptr, 0)), '\0');
+  print(report.data(), report.size() + 1);  // the terminating NUL goes to report[size()], which is allowed
+  return report;
 }
 
 }  // namespace rnnsearch::align

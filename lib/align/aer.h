@@ -4,6 +4,7 @@
 //   precision = |A & P| / |A|,  recall = |A & S| / |S|,
 //   AER = 1 - (|A & S| + |A & P|) / (|A| + |S|)
 #include <cstddef>
+#include <string>
 
 #include "data/alignment.h"
 
@@ -21,5 +22,9 @@ struct AlignmentScores {
   double recall() const;     // 0 when S is empty
   double aer() const;        // 1 when A and S are both empty
 };
+
+// The four lines nmt-align eval prints, each ending in "\n": "precision 0.7500", "recall
+// 0.6667", "AER 0.2857" and "links 4, sure 3, matching sure 2, matching possible 3".
+std::string scores_report(const AlignmentScores& scores);
 
 }  // namespace rnnsearch::align

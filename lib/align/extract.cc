@@ -102,7 +102,7 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
                                             const std::vector<std::size_t>& line_numbers,
-                                            model::AttentionSource weights, bool merge_words) {
+                                            model::AttentionSource weights, MergeTo merge_to) {
   std::vector<HeatmapPair> pairs;
   for (std::size_t k = 0; k < sources.size(); ++k) {
     HeatmapPair pair;
@@ -120,7 +120,7 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
     pair.weights = model.forced_attention(data::make_batch(corpus, {0}), weights)[0];
     pair.source.push_back("</s>");
     pair.target.push_back("</s>");
-    pairs.push_back(merge_words ? heatmap_of_words(pair) : std::move(pair));
+    pairs.push_back(merge_to == MergeTo::kWords ? heatmap_of_words(pair) : std::move(pair));
   }
   return pairs;
 }
@@ -162,6 +162,18 @@ void check_line_lengths(const std::vector<std::string>& lines, const std::string
                                                   std::to_string(max_pieces) + "); split the line");
     }
   }
+}
+
+AlignmentMode parse_alignment_mode(const std::string& name) {
+  if (name == "hard") return AlignmentMode::kHard;
+  if (name == "threshold") return AlignmentMode::kThreshold;
+  if (name == "soft") return AlignmentMode::kSoft;
+  throw util::UsageError("--mode must be hard, threshold or soft, got '" + name + "'");
+}
+
+void ExtractOptions::set_mode(AlignmentMode mode) {
+  soft = mode == AlignmentMode::kSoft;
+  rules.hard = mode == AlignmentMode::kHard;
 }
 
 void ExtractOptions::validate() const {

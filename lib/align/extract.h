@@ -34,6 +34,12 @@ constexpr std::size_t kMaxIbm2Words = 4000;
 void check_line_lengths(const std::vector<std::string>& lines, const std::string& path, std::size_t first_line = 1,
                         std::size_t max_pieces = kMaxAlignPieces);
 
+// nmt-align --mode: links to the strongest source word, links over a threshold, or soft rows.
+enum class AlignmentMode { kHard, kThreshold, kSoft };
+
+// "hard", "threshold" or "soft"; util::UsageError for anything else.
+AlignmentMode parse_alignment_mode(const std::string& name);
+
 struct ExtractOptions {
   bool soft = false;         // soft rows instead of links
   WordAlignmentRules rules;  // hard or threshold, step, merge, eos
@@ -44,6 +50,8 @@ struct ExtractOptions {
   // The decoder's attention or the model's alignment head (model/rnnsearch.h).
   model::AttentionSource weights = model::AttentionSource::kDecoder;
 
+  // Sets `soft` and `rules.hard` as --mode does.
+  void set_mode(AlignmentMode mode);
   // Throws util::UsageError "--threshold must be in [0, 1], got nan", and for --mini-batch
   // outside [1, 1000] and --threads outside [1, 1024].
   void validate() const;
@@ -58,14 +66,14 @@ std::vector<std::string> extract_alignments(model::Replicas& models, const data:
 
 // The teacher-forced attention of the pairs sources[k], targets[k] with their pieces (and
 // </s>) as labels, titled "line N" with N = line_numbers[k], for align::attention_svg;
-// with merge_words, each pair merged to words as heatmap_of_words does.
+// with MergeTo::kWords, each pair merged to words as heatmap_of_words does.
 std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
                                             const std::vector<std::size_t>& line_numbers,
                                             model::AttentionSource weights = model::AttentionSource::kDecoder,
-                                            bool merge_words = false);
+                                            MergeTo merge_to = MergeTo::kPieces);
 
 // A heatmap over pieces (labels ending in </s>, as attention_heatmaps gives it) merged to
 // the words of word_of_piece: a source word's column is the sum of its pieces' columns, a

@@ -20,6 +20,41 @@ std::size_t longest(const std::vector<std::string>& labels) {
   return n;
 }
 
+// <text x="X" y="Y" ATTRIBUTES>TEXT</text>, the text (user input of any length) escaped whole.
+std::string text_element(int x, int y, const std::string& attributes, const std::string& text) {
+  return "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\"" + attributes + ">" +
+         util::xml_escape(text) + "</text>\n";
+}
+
+// A cell shaded by its weight w in [0, 1] (white 0 to black 1), the weight in its tooltip.
+std::string cell_element(int x, int y, float w) {
+  const std::string shade = std::to_string(static_cast<int>(255.0f * (1.0f - w) + 0.5f));
+  char weight[32];
+  std::snprintf(weight, sizeof(weight), "%.3f", static_cast<double>(w));
+  return "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(kCell) +
+         "\" height=\"" + std::to_string(kCell) + "\" fill=\"rgb(" + shade + "," + shade + "," + shade +
+         ")\" stroke=\"#ccc\"><title>" + weight + "</title></rect>\n";
+}
+
+// One pair's title, labels and cells, its grid's top left corner at (margin_left, grid_top).
+std::string pair_elements(const HeatmapPair& pair, int y, int margin_left, int grid_top) {
+  std::string body = text_element(4, y + 16, " font-weight=\"bold\"", pair.title);
+  for (std::size_t i = 0; i < pair.source.size(); ++i) {
+    const int x = margin_left + static_cast<int>(i) * kCell + kCell / 2 + 4;
+    const std::string pivot = std::to_string(x) + " " + std::to_string(grid_top - 4);
+    body += text_element(x, grid_top - 4, " transform=\"rotate(-60 " + pivot + ")\"", pair.source[i]);
+  }
+  for (std::size_t j = 0; j < pair.target.size(); ++j) {
+    const int cell_y = grid_top + static_cast<int>(j) * kCell;
+    body += text_element(margin_left - 4, cell_y + kCell - 6, " text-anchor=\"end\"", pair.target[j]);
+    for (std::size_t i = 0; i < pair.source.size(); ++i) {
+      const float w = std::clamp(pair.weights(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i)), 0.0f, 1.0f);
+      body += cell_element(margin_left + static_cast<int>(i) * kCell, cell_y, w);
+    }
+  }
+  return body;
+}
+
 }  // namespace
 
 std::string attention_svg(const std::vector<HeatmapPair>& pairs) {
@@ -37,41 +72,15 @@ std::string attention_svg(const std::vector<HeatmapPair>& pairs) {
   const int margin_top = static_cast<int>(top) * kCharWidth + 30;
   std::string body;
   int y = 0;
-  char buffer[512];  // numbers only: user text is appended, never formatted into it
   for (const auto& pair : pairs) {
-    body += "<text x=\"4\" y=\"" + std::to_string(y + 16) + "\" font-weight=\"bold\">" + util::xml_escape(pair.title) +
-            "</text>\n";
     const int grid_top = y + margin_top;
-    for (std::size_t i = 0; i < pair.source.size(); ++i) {
-      const int x = margin_left + static_cast<int>(i) * kCell + kCell / 2 + 4;
-      std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" transform=\"rotate(-60 %d %d)\">", x,
-                    grid_top - 4, x, grid_top - 4);
-      body += buffer + util::xml_escape(pair.source[i]) + "</text>\n";
-    }
-    for (std::size_t j = 0; j < pair.target.size(); ++j) {
-      const int cell_y = grid_top + static_cast<int>(j) * kCell;
-      std::snprintf(buffer, sizeof(buffer), "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", margin_left - 4,
-                    cell_y + kCell - 6);
-      body += buffer + util::xml_escape(pair.target[j]) + "</text>\n";
-      for (std::size_t i = 0; i < pair.source.size(); ++i) {
-        const float w = std::clamp(pair.weights(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i)), 0.0f, 1.0f);
-        const int shade = static_cast<int>(255.0f * (1.0f - w) + 0.5f);
-        std::snprintf(buffer, sizeof(buffer),
-                      "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" stroke=\"#ccc\">"
-                      "<title>%.3f</title></rect>\n",
-                      margin_left + static_cast<int>(i) * kCell, cell_y, kCell, kCell, shade, shade, shade,
-                      static_cast<double>(w));
-        body += buffer;
-      }
-    }
+    body += pair_elements(pair, y, margin_left, grid_top);
     y = grid_top + static_cast<int>(pair.target.size()) * kCell + kGap;
   }
   const int width = margin_left + static_cast<int>(widest) * kCell + 20;
-  std::snprintf(buffer, sizeof(buffer),
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
-                "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-                width, std::max(y, 1));
-  return std::string(buffer) + body + "</svg>\n";
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) + "\" height=\"" +
+         std::to_string(std::max(y, 1)) + "\" font-family=\"sans-serif\" font-size=\"12\">\n" +
+         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" + body + "</svg>\n";
 }
 
 }  // namespace rnnsearch::align

@@ -14,6 +14,7 @@
 namespace rnnsearch::align {
 
 void Ibm2Options::validate() const {
+  util::check_range<std::size_t>("cache-mb", index_cache_mb, 0, std::size_t{1} << 30);
   util::check_range("iterations", iterations, 1, 1000);
   util::check_range("p-null", p_null, 0.0001, 0.9999);
   util::check_range("tension", tension, 0.0001, 10000.0);
@@ -418,7 +419,7 @@ Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
   double tension = options.tension;
   // Table positions are kept in 4 bytes: a table that large would need 100 GB anyway.
   if (table.size() > UINT32_MAX) throw util::Error("ibm2_align: more than 2^32 co-occurring word pairs");
-  IndexCache cache(corpus, options.index_cache_bytes);
+  IndexCache cache(corpus, options.index_cache_mb << 20);
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     const bool viterbi = iteration == options.iterations - 1;
     double log_likelihood = 0.0, empirical_feature = 0.0;

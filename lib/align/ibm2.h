@@ -32,15 +32,15 @@ struct Ibm2Options {
   // Threads computing the posteriors; the counts are added up in corpus order by one, so
   // the output is the same, byte for byte, with any number.
   int threads = 1;
-  // Memory for remembering where each word pair's t(f | e) is, saved from the first EM
-  // iteration for the others (4 bytes per source-target word pair of a sentence pair,
+  // Memory (MiB) for remembering where each word pair's t(f | e) is, saved from the first
+  // EM iteration for the others (4 bytes per source-target word pair of a sentence pair,
   // NULL included: 2.3 GB for a million Hansard pairs); pairs past it are looked up
   // every time. The output does not depend on it.
-  std::size_t index_cache_bytes = std::size_t{4} << 30;
+  std::size_t index_cache_mb = 4096;
 
-  // Throws util::UsageError naming the option (-I, -p, -T, -a) outside its range:
-  // iterations [1, 1000], p_null [0.0001, 0.9999], tension [0.0001, 10000], alpha [0, 1000],
-  // threads [1, 1024].
+  // Throws util::UsageError naming the option outside its range: index_cache_mb (--cache-mb)
+  // [0, 2^30], iterations (-I) [1, 1000], p_null (-p) [0.0001, 0.9999], tension (-T)
+  // [0.0001, 10000], alpha (-a) [0, 1000], threads [1, 1024].
   void validate() const;
 };
 

@@ -19,9 +19,9 @@ EosRule parse_eos_rule(const std::string& name) {
   throw util::UsageError("--eos must be ignore, renormalize or null, got '" + name + "'");
 }
 
-bool parse_merge_words(const std::string& name) {
-  if (name == "words") return true;
-  if (name == "pieces") return false;
+MergeTo parse_merge_to(const std::string& name) {
+  if (name == "words") return MergeTo::kWords;
+  if (name == "pieces") return MergeTo::kPieces;
   throw util::UsageError("--merge must be pieces or words, got '" + name + "'");
 }
 
@@ -66,14 +66,15 @@ data::Alignment attention_links(const math::Matrix& weights, const std::vector<i
   std::vector<int> source_pieces(source_words.size()), target_pieces(target_words.size());
   std::iota(source_pieces.begin(), source_pieces.end(), 0);
   std::iota(target_pieces.begin(), target_pieces.end(), 0);
-  const auto& source_unit = rules.merge_words ? source_words : source_pieces;
-  const auto& target_unit = rules.merge_words ? target_words : target_pieces;
+  const bool merge_words = rules.merge_to == MergeTo::kWords;
+  const auto& source_unit = merge_words ? source_words : source_pieces;
+  const auto& target_unit = merge_words ? target_words : target_pieces;
   const math::Matrix units = unit_attention(weights, source_unit, target_unit, rules.step);
   const math::Matrix words = words_only(units, rules.eos);
   const Eigen::Index S = words.cols();
   // The word of each unit: itself for words, word_of_piece for pieces.
   auto word_of = [&](const std::vector<int>& words_of_pieces, Eigen::Index unit) {
-    return rules.merge_words ? static_cast<int>(unit) : words_of_pieces[static_cast<std::size_t>(unit)];
+    return merge_words ? static_cast<int>(unit) : words_of_pieces[static_cast<std::size_t>(unit)];
   };
   data::Alignment links;
   if (S == 0) return links;

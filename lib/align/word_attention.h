@@ -23,10 +23,12 @@ namespace rnnsearch::align {
 
 enum class AttentionStep { kEmit, kNext };
 enum class EosRule { kIgnore, kRenormalize, kNull };
+// What the weights are linked (or drawn) over: BPE pieces, or words with the weights merged.
+enum class MergeTo { kPieces, kWords };
 
 struct WordAlignmentRules {
   AttentionStep step = AttentionStep::kEmit;
-  bool merge_words = false;  // false: link pieces, then map them to words
+  MergeTo merge_to = MergeTo::kPieces;  // kPieces: link pieces, then map them to words
   EosRule eos = EosRule::kIgnore;
   bool hard = true;  // false: threshold
   float threshold = 0.3f;
@@ -36,7 +38,7 @@ struct WordAlignmentRules {
 // "ignore"/"renormalize"/"null"); util::UsageError for anything else.
 AttentionStep parse_attention_step(const std::string& name);
 EosRule parse_eos_rule(const std::string& name);
-bool parse_merge_words(const std::string& name);
+MergeTo parse_merge_to(const std::string& name);
 
 // The attention of the target units over the source units and </s> (the last column):
 // weights is [(target pieces + 1) x (source pieces + 1)] as model::RnnSearch::forced_attention

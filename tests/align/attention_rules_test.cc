@@ -56,12 +56,12 @@ BOOST_AUTO_TEST_CASE(word_attention_sums_source_pieces_and_averages_target_piece
 BOOST_AUTO_TEST_CASE(each_rule_changes_the_links_as_documented) {
   align::WordAlignmentRules rules;  // emit, pieces, ignore, hard
   BOOST_TEST(links(rules) == "0-0 0-1 1-1");  // z's strongest piece is a@@
-  rules.merge_words = true;
+  rules.merge_to = align::MergeTo::kWords;
   BOOST_TEST(links(rules) == "0-0 1-1");
   rules.eos = align::EosRule::kNull;  // x attends to </s> (0.40) more than to any piece...
-  rules.merge_words = false;
+  rules.merge_to = align::MergeTo::kPieces;
   BOOST_TEST(links(rules) == "0-1 1-1");
-  rules.merge_words = true;  // ...but less than to the word a@@b (0.55)
+  rules.merge_to = align::MergeTo::kWords;  // ...but less than to the word a@@b (0.55)
   BOOST_TEST(links(rules) == "0-0 1-1");
   rules = {};
   rules.step = align::AttentionStep::kNext;
@@ -70,7 +70,7 @@ BOOST_AUTO_TEST_CASE(each_rule_changes_the_links_as_documented) {
   rules.hard = false;
   rules.threshold = 0.4f;
   BOOST_TEST(links(rules) == "0-1 1-1");
-  rules.merge_words = true;
+  rules.merge_to = align::MergeTo::kWords;
   BOOST_TEST(links(rules) == "0-0 1-1");
   rules.eos = align::EosRule::kRenormalize;
   rules.threshold = 0.5f;
@@ -80,10 +80,10 @@ BOOST_AUTO_TEST_CASE(each_rule_changes_the_links_as_documented) {
 BOOST_AUTO_TEST_CASE(rule_names_parse_and_others_are_usage_errors) {
   BOOST_TEST((align::parse_attention_step("next") == align::AttentionStep::kNext));
   BOOST_TEST((align::parse_eos_rule("null") == align::EosRule::kNull));
-  BOOST_TEST(align::parse_merge_words("words"));
+  BOOST_TEST((align::parse_merge_to("words") == align::MergeTo::kWords));
   BOOST_CHECK_THROW(align::parse_eos_rule("drop"), util::UsageError);
   BOOST_CHECK_THROW(align::parse_attention_step("previous"), util::UsageError);
-  BOOST_CHECK_THROW(align::parse_merge_words("chars"), util::UsageError);
+  BOOST_CHECK_THROW(align::parse_merge_to("chars"), util::UsageError);
 }
 
 BOOST_AUTO_TEST_CASE(soft_combine_links_pairs_whose_two_directions_agree_on_average) {

@@ -1,7 +1,9 @@
 // nmt-align heatmap --merge words on a small hand-made case: a source word of two pieces
 // gets the sum of their columns, a target word of two pieces the mean of their rows, the
-// labels lose their "@@ " joins, and </s> stays a row and a column of its own.
+// labels lose their "@@ " joins, and </s> stays a row and a column of its own. Labels of
+// any length are drawn whole and escaped.
 #include <boost/test/unit_test.hpp>
+#include <string>
 
 #include "align/extract.h"
 #include "align/heatmap.h"
@@ -23,6 +25,13 @@ align::HeatmapPair pieces() {
       0.30f, 0.30f, 0.10f, 0.30f,              // nomy
       0.05f, 0.15f, 0.20f, 0.60f;              // </s>
   return pair;
+}
+
+// How often `part` occurs in `text`.
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
 }
 
 }  // namespace
@@ -60,6 +69,32 @@ BOOST_AUTO_TEST_CASE(words_of_one_piece_keep_their_cells_and_a_dangling_join_is_
   BOOST_TEST(words.source == (std::vector<std::string>{"a", "b", "c", "</s>"}), boost::test_tools::per_element());
   BOOST_TEST(words.target == pair.target, boost::test_tools::per_element());
   BOOST_TEST(words.weights.isApprox(pair.weights));
+}
+
+// A token longer than any fixed buffer (2,000 bytes of two- and three-byte UTF-8 sequences and
+// characters XML escapes) is a whole escaped label, in the title too, and the SVG stays
+// well-formed: every element opened is closed.
+BOOST_AUTO_TEST_CASE(a_2000_byte_token_is_drawn_whole_and_escaped) {
+  std::string token, escaped;
+  for (int k = 0; k < 200; ++k) {
+    token += "\xC3\xA9<\xE2\x82\xAC&>\"x";  // é < € & > " x: 10 bytes
+    escaped += "\xC3\xA9&lt;\xE2\x82\xAC&amp;&gt;&quot;x";
+  }
+  BOOST_TEST_REQUIRE(token.size() == 2000u);
+  align::HeatmapPair pair = pieces();
+  pair.title = token;
+  pair.source[1] = token;
+  pair.target[2] = token;
+  const std::string svg = align::attention_svg({pair});
+  BOOST_TEST(count(svg, ">" + escaped + "</text>\n") == 3u);  // title, column label, row label
+  BOOST_TEST(count(svg, "<text") == 9u);                       // 1 title + 4 columns + 4 rows
+  BOOST_TEST(count(svg, "</text>") == count(svg, "<text"));
+  BOOST_TEST(count(svg, "<rect") == 17u);  // the background and 4 x 4 cells
+  BOOST_TEST(count(svg, "</rect>") == 16u);
+  BOOST_TEST(count(svg, "<title>") == count(svg, "</title>"));
+  BOOST_TEST(svg.rfind("<svg ", 0) == 0u);
+  BOOST_TEST(svg.substr(svg.size() - 7) == "</svg>\n");
+  BOOST_TEST(svg.find('\0') == std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

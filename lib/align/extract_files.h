@@ -1,0 +1,31 @@
+#pragma once
+// nmt-align's default command: the word alignments of the pairs of two line-aligned files
+// from a model's attention (align/extract.h), one output line per pair, written as they are
+// found: memory stays flat however long the corpus is.
+#include <string>
+
+#include "align/extract.h"
+
+namespace rnnsearch::align {
+
+struct ExtractFilesOptions {
+  std::string model;         // the model file written by nmt-train (-m)
+  std::string source;        // source sentences, BPE'd as in training (-s)
+  std::string target;        // target sentences, line-aligned with the source (-t)
+  std::string output = "-";  // "-" = stdout; a file is written atomically
+  // auto, decoder or head, resolved against the model by model::choose_attention_source.
+  std::string attention_source = "auto";
+  bool invert = false;     // links written target index first
+  bool progress = true;    // a progress line on stderr (never when the output is a terminal)
+  ExtractOptions extract;  // mode, rules, mini-batch, threads; `weights` comes from attention_source
+
+  // Throws util::UsageError "--invert applies to links, not to --mode soft", "-m MODEL,
+  // -s SOURCE and -t TARGET are required", or what extract.validate() throws.
+  void validate() const;
+};
+
+// Validates `options`, reads the model and aligns the files; util::Error naming file and
+// line for bad input (a line of more than kMaxAlignPieces pieces, files of different lengths).
+void extract_files(const ExtractFilesOptions& options);
+
+}  // namespace rnnsearch::align

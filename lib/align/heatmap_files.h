@@ -1,0 +1,37 @@
+#pragma once
+// nmt-align heatmap: the teacher-forced attention of chosen pairs of two line-aligned files
+// (align::attention_heatmaps) drawn into one SVG file (align::attention_svg).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "align/command_common.h"
+#include "align/word_attention.h"
+
+namespace rnnsearch::align {
+
+struct HeatmapFilesOptions {
+  std::string model;                      // -m: model file written by nmt-train
+  std::string source;                     // -s: source sentences, BPE'd as in training
+  std::string target;                     // -t: target sentences, line-aligned with the source
+  std::string lines = "1";                // --lines: the pairs to draw, 1-based line numbers, comma-separated
+  std::string attention_source = "auto";  // auto, decoder or head, resolved against the model
+  MergeTo merge_to = MergeTo::kPieces;    // --merge: a cell per piece pair, or per word pair
+  std::string output = "attention.svg";   // "-" = stdout; a file is written atomically
+
+  // Throws util::UsageError "-m MODEL, -s SOURCE and -t TARGET are required", or
+  // parse_line_numbers's for `lines`.
+  void validate() const;
+};
+
+// "3,7,12" -> {3, 7, 12}. Throws util::UsageError "--lines takes 1-based line numbers in
+// [1, 999999999] separated by commas, got 'TEXT'" for anything else (a number of more than
+// 9 digits cannot name a line nmt-align reads).
+std::vector<std::size_t> parse_line_numbers(const std::string& text);
+
+// Validates `options` and draws the pairs; `notes` is told "attention of 2 pair(s) in FILE"
+// when the output is a file. util::Error naming the file for a line number past its end,
+// files of different lengths, a pair with an empty side.
+void heatmap_files(const HeatmapFilesOptions& options, const Notes& notes = {});
+
+}  // namespace rnnsearch::align

@@ -1,0 +1,79 @@
+#include "align/ibm2_files.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "align/extract.h"
+#include "data/alignment.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/line_reader.h"
+#include "util/progress_meter.h"
+
+namespace rnnsearch::align {
+
+namespace {
+
+// A line without words is an error naming file and line.
+void require_words(const std::string& text, const std::string& path, std::size_t line) {
+  if (text.find_first_not_of(" \t\n\v\f\r") == std::string::npos) {
+    throw util::Error(path, line, "is empty: every pair needs words on both sides to be aligned");
+  }
+}
+
+// The pairs of the two files as word ids, each line checked.
+Ibm2Corpus read_corpus(const Ibm2FilesOptions& options, bool show_progress) {
+  Ibm2CorpusBuilder builder;
+  util::ProgressMeter reading("nmt-align ibm2", "pairs read", show_progress);
+  util::LineReader source_reader(options.source), target_reader(options.target);
+  std::string s, t;
+  for (std::size_t line = 1; util::next_in_step(source_reader, s, target_reader, t); ++line) {
+    check_line_lengths({s}, options.source, line, kMaxIbm2Words);
+    check_line_lengths({t}, options.target, line, kMaxIbm2Words);
+    require_words(s, options.source, line);
+    require_words(t, options.target, line);
+    if (options.reverse) {
+      builder.add(t, s);
+    } else {
+      builder.add(s, t);
+    }
+    reading.advance();
+  }
+  return builder.take();
+}
+
+// "iteration 1: log-likelihood -1234.5, tension 4"
+std::string iteration_note(std::size_t number, const Ibm2Iteration& iteration) {
+  char numbers[64];
+  std::snprintf(numbers, sizeof(numbers), "log-likelihood %.6g, tension %.6g", iteration.log_likelihood,
+                iteration.tension);
+  return "iteration " + std::to_string(number) + ": " + numbers;
+}
+
+}  // namespace
+
+void Ibm2FilesOptions::validate() const {
+  if (source.empty() || target.empty()) throw util::UsageError("-s SOURCE and -t TARGET are required");
+  ibm2.validate();
+}
+
+void ibm2_files(const Ibm2FilesOptions& options, const Notes& notes) {
+  options.validate();
+  const bool show_progress = options.progress && !util::is_terminal(options.output, STDOUT_FILENO);
+  const Ibm2Corpus corpus = read_corpus(options, show_progress);
+  util::AtomicFileWriter writer(options.output);
+  // The links come in the last EM iteration: the line counts them.
+  util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned", show_progress);
+  const auto result = ibm2_align(corpus, options.ibm2, [&](std::size_t, const data::Alignment& links) {
+    writer.write_line(data::format_pharaoh(options.reverse ? data::inverted(links) : links));
+    aligning.advance();
+  });
+  aligning.finish();
+  for (std::size_t k = 0; k < result.iterations.size() && notes; ++k) {
+    notes(iteration_note(k + 1, result.iterations[k]));
+  }
+  writer.commit();
+}
+
+}  // namespace rnnsearch::align
