@@ -15,6 +15,7 @@
 #include "align/symmetrize_files.h"
 #include "math/gemm_kernels.h"
 #include "util/cli.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
@@ -70,7 +71,7 @@ void extract(const std::vector<std::string>& args) {
       ("output,o", defaulted(&cfg.output), "alignments (- = stdout; a file is written atomically)")
       ("mode", defaulted(&mode), "hard, threshold or soft")
       ("attention-source", defaulted(&cfg.attention_source), kAttentionSourceHelp)
-      ("threshold", po::value(&rules.threshold)->default_value(rules.threshold, util::shortest_number(rules.threshold)),
+      ("threshold", po::value(&rules.threshold)->default_value(rules.threshold, util::general(rules.threshold)),
        "attention weight a link needs in --mode threshold")
       ("step", defaulted(&step),
        "the attention standing for target word i: emit (the step predicting it) or next (the step reading it)")
@@ -117,7 +118,7 @@ void combine(const std::vector<std::string>& args) {
        "forward soft alignments (--mode soft of the source-to-target model) (required)")
       ("reverse,j", po::value(&cfg.reverse),
        "reverse soft alignments (--mode soft of the target-to-source model) (required)")
-      ("threshold", po::value(&cfg.threshold)->default_value(cfg.threshold, util::shortest_number(cfg.threshold)),
+      ("threshold", po::value(&cfg.threshold)->default_value(cfg.threshold, util::general(cfg.threshold)),
        "link a word pair when the mean of its two weights reaches this")
       ("output,o", defaulted(&cfg.output), "links, source index first (- = stdout)");
   if (parse(args, options, common)) return;

@@ -5,6 +5,7 @@
 #include "math/gemm_kernels.h"
 #include "search/translator.h"
 #include "util/cli.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
@@ -23,9 +24,9 @@ int run(int argc, char** argv) {
       ("output,o", po::value(&cfg.output)->default_value(cfg.output), "translations (- = stdout; a file is written atomically)")
       ("beam-size,b", po::value(&search.beam.beam_size)->default_value(search.beam.beam_size), "beam size (1 = greedy)")
       ("n-best", po::value(&search.n_best)->default_value(search.n_best), "write the K best translations per line in Moses n-best format (0 = off)")
-      ("length-penalty", po::value(&search.beam.length_penalty)->default_value(search.beam.length_penalty, rnnsearch::util::shortest_number(search.beam.length_penalty)),
+      ("length-penalty", po::value(&search.beam.length_penalty)->default_value(search.beam.length_penalty, rnnsearch::util::general(search.beam.length_penalty)),
        "alpha: hypotheses are ranked by log p / length^alpha (0 = no normalization)")
-      ("max-length-ratio", po::value(&search.beam.max_length_ratio)->default_value(search.beam.max_length_ratio, rnnsearch::util::shortest_number(search.beam.max_length_ratio)),
+      ("max-length-ratio", po::value(&search.beam.max_length_ratio)->default_value(search.beam.max_length_ratio, rnnsearch::util::general(search.beam.max_length_ratio)),
        "at most ratio * source length + 10 target tokens")
       ("max-length", rnnsearch::util::unsigned_value(&search.max_length, "max-length", std::size_t{0}, rnnsearch::search::kMaxSourcePieces)->default_value(search.max_length), "longer source lines are truncated, with a warning (0 = no limit)")
       ("mini-batch", po::value(&search.beam.batch_size)->default_value(search.beam.batch_size), "sentences translated together (1 = each line at once)")

@@ -8,6 +8,7 @@
 #include "train/trainer.h"
 #include "util/allocator.h"
 #include "util/cli.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
@@ -69,18 +70,18 @@ po::options_description training_options(Arguments& a) {
   po::options_description training("Training");
   training.add_options()
       ("optimizer", po::value(&a.optimizer)->default_value(a.optimizer), "adam, adadelta")
-      ("learning-rate,l", po::value(&a.options.learning_rate)->default_value(a.options.learning_rate, rnnsearch::util::shortest_number(a.options.learning_rate)), "0 = the optimizer's default (adam 0.001, adadelta 1)")
+      ("learning-rate,l", po::value(&a.options.learning_rate)->default_value(a.options.learning_rate, rnnsearch::util::general(a.options.learning_rate)), "0 = the optimizer's default (adam 0.001, adadelta 1)")
       ("warmup", po::value(&a.options.warmup)->default_value(a.options.warmup), "updates of linear learning-rate warm-up")
-      ("lr-decay", po::value(&a.options.decay_factor)->default_value(a.options.decay_factor, rnnsearch::util::shortest_number(a.options.decay_factor)), "learning-rate factor after --lr-decay-patience stalled validations")
+      ("lr-decay", po::value(&a.options.decay_factor)->default_value(a.options.decay_factor, rnnsearch::util::general(a.options.decay_factor)), "learning-rate factor after --lr-decay-patience stalled validations")
       ("lr-decay-patience", po::value(&a.options.decay_patience)->default_value(a.options.decay_patience), "stalled validations before a decay (0 = never)")
-      ("clip-norm", po::value(&a.options.clip_norm)->default_value(a.options.clip_norm, rnnsearch::util::shortest_number(a.options.clip_norm)), "gradient norm clipping (0 = none)")
-      ("dropout", po::value(&a.options.dropout)->default_value(a.options.dropout, rnnsearch::util::shortest_number(a.options.dropout)), "dropout on embeddings and the deep output")
-      ("label-smoothing", po::value(&a.options.label_smoothing)->default_value(a.options.label_smoothing, rnnsearch::util::shortest_number(a.options.label_smoothing)), "label smoothing epsilon")
+      ("clip-norm", po::value(&a.options.clip_norm)->default_value(a.options.clip_norm, rnnsearch::util::general(a.options.clip_norm)), "gradient norm clipping (0 = none)")
+      ("dropout", po::value(&a.options.dropout)->default_value(a.options.dropout, rnnsearch::util::general(a.options.dropout)), "dropout on embeddings and the deep output")
+      ("label-smoothing", po::value(&a.options.label_smoothing)->default_value(a.options.label_smoothing, rnnsearch::util::general(a.options.label_smoothing)), "label smoothing epsilon")
       ("guided-alignment", po::value(&a.options.guided_alignment), "word alignments of the training pairs (Pharaoh i-j, source first, over the words before BPE, one line per pair): a cost pulls the attention toward them")
-      ("guided-alignment-weight", po::value(&a.options.guided_alignment_weight)->default_value(a.options.guided_alignment_weight, rnnsearch::util::shortest_number(a.options.guided_alignment_weight)), "weight of the guided-alignment cross-entropy, per target token like the translation cost (> 0)")
+      ("guided-alignment-weight", po::value(&a.options.guided_alignment_weight)->default_value(a.options.guided_alignment_weight, rnnsearch::util::general(a.options.guided_alignment_weight)), "weight of the guided-alignment cross-entropy, per target token like the translation cost (> 0)")
       ("max-epochs,e", po::value(&a.options.max_epochs)->default_value(a.options.max_epochs), "stop after this many epochs (0 = no limit)")
       ("max-updates", po::value(&a.options.max_updates)->default_value(a.options.max_updates), "stop after this many updates (0 = no limit)")
-      ("max-minutes", po::value(&a.options.max_minutes)->default_value(a.options.max_minutes, rnnsearch::util::shortest_number(a.options.max_minutes)), "stop after this much training time (0 = no limit)")
+      ("max-minutes", po::value(&a.options.max_minutes)->default_value(a.options.max_minutes, rnnsearch::util::general(a.options.max_minutes)), "stop after this much training time (0 = no limit)")
       ("valid-freq", po::value(&a.options.valid_freq)->default_value(a.options.valid_freq), "updates between validations")
       ("save-freq", po::value(&a.options.save_freq)->default_value(a.options.save_freq), "updates between checkpoints")
       ("log-freq", po::value(&a.options.log_freq)->default_value(a.options.log_freq), "updates between log lines (stderr not a terminal)")

@@ -1,8 +1,9 @@
 #include "align/aer.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <iterator>
+
+#include "util/number_format.h"
 
 namespace rnnsearch::align {
 
@@ -38,15 +39,10 @@ double AlignmentScores::aer() const {
 }
 
 std::string scores_report(const AlignmentScores& scores) {
-  const char* const format = "precision %.4f\nrecall %.4f\nAER %.4f\nlinks %zu, sure %zu, matching sure %zu, "
-                             "matching possible %zu\n";
-  auto print = [&](char* out, std::size_t size) {
-    return std::snprintf(out, size, format, scores.precision(), scores.recall(), scores.aer(), scores.hypothesis_links,
-                         scores.sure_links, scores.sure_matches, scores.possible_matches);
-  };
-  std::string report(static_cast<std::size_t>(print(nullptr, 0)), '\0');
-  print(report.data(), report.size() + 1);  // the terminating NUL goes to report[size()], which is allowed
-  return report;
+  return "precision " + util::fixed(scores.precision(), 4) + "\nrecall " + util::fixed(scores.recall(), 4) +
+         "\nAER " + util::fixed(scores.aer(), 4) + "\nlinks " + std::to_string(scores.hypothesis_links) + ", sure " +
+         std::to_string(scores.sure_links) + ", matching sure " + std::to_string(scores.sure_matches) +
+         ", matching possible " + std::to_string(scores.possible_matches) + "\n";
 }
 
 }  // namespace rnnsearch::align

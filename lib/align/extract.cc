@@ -1,7 +1,6 @@
 #include "align/extract.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 
 #include "data/alignment.h"
@@ -10,6 +9,7 @@
 #include "text/bpe_undo.h"
 #include "text/word_counter.h"
 #include "util/error.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 #include "util/parallel.h"
 
@@ -30,9 +30,7 @@ std::string soft_rows(const math::Matrix& weights, const std::vector<int>& sourc
   for (Eigen::Index t = 0; t < words.rows(); ++t) {
     if (t) text += ' ';
     for (Eigen::Index s = 0; s < words.cols(); ++s) {
-      char number[32];
-      std::snprintf(number, sizeof(number), "%.4g", static_cast<double>(words(t, s)));
-      text += (s ? "," : "") + std::string(number);
+      text += (s ? "," : "") + util::general(static_cast<double>(words(t, s)), 4);
     }
   }
   return text;

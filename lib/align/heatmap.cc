@@ -1,9 +1,9 @@
 #include "align/heatmap.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "util/error.h"
+#include "util/number_format.h"
 #include "util/xml_escape.h"
 
 namespace rnnsearch::align {
@@ -29,8 +29,7 @@ std::string text_element(int x, int y, const std::string& attributes, const std:
 // A cell shaded by its weight w in [0, 1] (white 0 to black 1), the weight in its tooltip.
 std::string cell_element(int x, int y, float w) {
   const std::string shade = std::to_string(static_cast<int>(255.0f * (1.0f - w) + 0.5f));
-  char weight[32];
-  std::snprintf(weight, sizeof(weight), "%.3f", static_cast<double>(w));
+  const std::string weight = util::fixed(static_cast<double>(w), 3);
   return "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(kCell) +
          "\" height=\"" + std::to_string(kCell) + "\" fill=\"rgb(" + shade + "," + shade + "," + shade +
          ")\" stroke=\"#ccc\"><title>" + weight + "</title></rect>\n";

@@ -2,13 +2,13 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 
 #include "align/extract.h"
 #include "data/alignment.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/number_format.h"
 #include "util/progress_meter.h"
 
 namespace rnnsearch::align {
@@ -45,10 +45,8 @@ Ibm2Corpus read_corpus(const Ibm2FilesOptions& options, bool show_progress) {
 
 // "iteration 1: log-likelihood -1234.5, tension 4"
 std::string iteration_note(std::size_t number, const Ibm2Iteration& iteration) {
-  char numbers[64];
-  std::snprintf(numbers, sizeof(numbers), "log-likelihood %.6g, tension %.6g", iteration.log_likelihood,
-                iteration.tension);
-  return "iteration " + std::to_string(number) + ": " + numbers;
+  return "iteration " + std::to_string(number) + ": log-likelihood " + util::general(iteration.log_likelihood) +
+         ", tension " + util::general(iteration.tension);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 #include "util/read_file.h"
 
@@ -180,7 +181,7 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
     const double needed = least_parameter_floats(config) * sizeof(float);
     if (needed > static_cast<double>(archive.bytes_left())) {
       throw util::Error(path, "damaged: its config (" + config.summary() + ") needs at least " +
-                                  util::shortest_number(needed) + " bytes of parameters, the file has " +
+                                  util::general(needed) + " bytes of parameters, the file has " +
                                   std::to_string(archive.bytes_left()) + " left");
     }
     loaded.model = std::make_unique<RnnSearch>(config);

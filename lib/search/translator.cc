@@ -3,30 +3,24 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 
-#include "search/attention_alignment.h"
 #include "data/batch.h"
 #include "data/vocabulary.h"
 #include "math/gemm.h"
 #include "model/replicas.h"
+#include "search/attention_alignment.h"
 #include "text/word_counter.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/number_format.h"
 #include "util/parallel.h"
 #include "util/progress_meter.h"
 
 namespace rnnsearch::search {
 
 namespace {
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.6g", value);
-  return text;
-}
 
 // One source line: its words (for --replace-unk), truncated to max_length, and their ids
 // in each model's source vocabulary.
@@ -82,7 +76,7 @@ std::string alignment_text(const Hypothesis& h, const Source& source, const std:
   std::string text;  // soft: a row per target token (and </s>), weights over the source tokens and </s>
   for (const auto& row : h.attention) {
     if (!text.empty()) text += ' ';
-    for (std::size_t i = 0; i < row.size(); ++i) text += (i ? "," : "") + number(row[i]);
+    for (std::size_t i = 0; i < row.size(); ++i) text += (i ? "," : "") + util::general(row[i]);
   }
   return text;
 }
@@ -180,8 +174,8 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
       for (const Hypothesis& h : hypotheses) {
         std::string out = translation_text(h, sources[i], target_vocabulary, config.replace_unknown);
         if (config.n_best > 0) {
-          out = std::to_string(total + i) + " ||| " + out + " ||| F0= " + number(h.log_probability) + " ||| " +
-                number(h.score);
+          out = std::to_string(total + i) + " ||| " + out + " ||| F0= " + util::general(h.log_probability) + " ||| " +
+                util::general(h.score);
         }
         if (!config.alignment.empty()) out += " ||| " + alignment_text(h, sources[i], config.alignment);
         writer.write_line(out);

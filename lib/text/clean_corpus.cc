@@ -13,6 +13,7 @@
 #include "util/error.h"
 #include "util/gunzip_pipe.h"
 #include "util/line_reader.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 #include "util/progress_meter.h"
 #include "util/same_file.h"
@@ -365,7 +366,7 @@ std::string summary_report(const CleanSummary& summary, const CleanOptions& cfg)
       "a side without words",
       "more than " + std::to_string(cfg.max_words) + " words",
       "fewer than " + std::to_string(cfg.min_words) + " words",
-      cfg.ignore_ratio ? "off" : "one side more than " + util::shortest_number(cfg.ratio) + " times as long",
+      cfg.ignore_ratio ? "off" : "one side more than " + util::general(cfg.ratio) + " times as long",
       "a word of more than " + std::to_string(cfg.max_word_length) + " characters",
       cfg.drop_identical ? "the two sides equal" : "off"};
   const char* names[kCleanDropCount] = {"invalid UTF-8", "empty", "too long", "too short", "ratio", "long word",

@@ -5,17 +5,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "util/number_format.h"
 #include "util/progress_meter.h"
 
 namespace rnnsearch::train {
 
 namespace {
-
-std::string format(const char* pattern, double a) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), pattern, a);
-  return buffer;
-}
 
 }  // namespace
 
@@ -50,8 +45,8 @@ void Progress::report(const ProgressFigures& f) {
   const double batches_left = static_cast<double>(f.batches_in_epoch - f.batch_in_epoch);
   std::string line = "epoch " + std::to_string(f.epoch + 1) + " update " + std::to_string(f.update) + " batch " +
                      std::to_string(f.batch_in_epoch) + "/" + std::to_string(f.batches_in_epoch) + " | loss " +
-                     format("%.3f", f.loss) + " | " + format("%.0f", f.tokens_per_second) + " tgt tok/s | lr " +
-                     format("%.3g", f.learning_rate) + " | gnorm " + format("%.2f", f.gradient_norm) +
+                     util::fixed(f.loss, 3) + " | " + util::fixed(f.tokens_per_second, 0) + " tgt tok/s | lr " +
+                     util::general(f.learning_rate, 3) + " | gnorm " + util::fixed(f.gradient_norm, 2) +
                      " | epoch ETA " + util::clock_duration(batches_left * f.seconds_per_update);
   if (f.run_seconds_left >= 0.0) line += " | run ETA " + util::clock_duration(f.run_seconds_left);
   last_draw_ = std::chrono::steady_clock::now();

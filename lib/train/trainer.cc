@@ -26,6 +26,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/hash.h"
+#include "util/number_format.h"
 
 namespace rnnsearch::train {
 
@@ -38,12 +39,6 @@ constexpr int kValidationBatch = 64;  // sentences per validation batch (does no
 bool file_exists(const std::string& path) {
   struct stat info;
   return ::stat(path.c_str(), &info) == 0;
-}
-
-std::string fixed(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", digits, value);
-  return buffer;
 }
 
 std::unique_ptr<nn::Optimizer> make_optimizer(OptimizerKind kind) {
@@ -363,8 +358,7 @@ void Trainer::log_setup() {
   if (!config_.guided_alignment.empty()) {
     std::size_t linked_pairs = 0;
     for (const auto& links : corpus_.alignments) linked_pairs += links.empty() ? 0 : 1;
-    char weight[32];
-    std::snprintf(weight, sizeof(weight), "%g", static_cast<double>(config_.guided_alignment_weight));
+    const std::string weight = util::general(static_cast<double>(config_.guided_alignment_weight));
     progress_.message("guided alignment: " + std::to_string(corpus_.alignment_word_links) + " links on " +
                       std::to_string(linked_pairs) + " pairs from " + config_.guided_alignment + " (weight " +
                       weight + ")");
@@ -448,16 +442,16 @@ void Trainer::validate() {
     ++state_.stalled_since_decay;
   }
   std::string line = "validation at update " + std::to_string(state_.update) + " (" +
-                     fixed(state_.elapsed_seconds / 60.0, 1) + " min, took " + fixed(seconds, 1) +
-                     " s): cross-entropy " + fixed(result.cross_entropy, 4) + " (perplexity " +
-                     fixed(std::exp(result.cross_entropy), 2) + "), greedy BLEU " + fixed(result.bleu, 2);
+                     util::fixed(state_.elapsed_seconds / 60.0, 1) + " min, took " + util::fixed(seconds, 1) +
+                     " s): cross-entropy " + util::fixed(result.cross_entropy, 4) + " (perplexity " +
+                     util::fixed(std::exp(result.cross_entropy), 2) + "), greedy BLEU " + util::fixed(result.bleu, 2);
   line += improved ? " (new best)" : " (stalled " + std::to_string(state_.stalled) + "/" +
                                          std::to_string(config_.patience) + ", best at update " +
                                          std::to_string(state_.best_update) + ")";
   if (!improved && config_.decay_patience > 0 && state_.stalled_since_decay >= config_.decay_patience) {
     state_.learning_rate_scale *= config_.decay_factor;
     state_.stalled_since_decay = 0;
-    line += "; learning rate now " + fixed(config_.resolved_learning_rate() * state_.learning_rate_scale, 6);
+    line += "; learning rate now " + util::fixed(config_.resolved_learning_rate() * state_.learning_rate_scale, 6);
   }
   progress_.message(line);
   if (!config_.valid_translation_output.empty() && group_.is_root()) {
@@ -535,7 +529,7 @@ std::string Trainer::limit_reached() const {
   }
   if (config_.max_epochs > 0 && state_.epoch >= config_.max_epochs) return "--max-epochs " + std::to_string(config_.max_epochs);
   if (config_.max_minutes > 0 && state_.elapsed_seconds >= config_.max_minutes * 60.0) {
-    return "--max-minutes " + fixed(config_.max_minutes, 1);
+    return "--max-minutes " + util::fixed(config_.max_minutes, 1);
   }
   if (validator_ && config_.patience > 0 && state_.stalled >= config_.patience) {
     return "early stopping: " + std::to_string(config_.patience) + " validations without improvement";
@@ -604,7 +598,7 @@ TrainOutcome Trainer::run() {
   save();
   finish_model_file();
   progress_.message("training ended at update " + std::to_string(state_.update) + " (" + outcome.reason + ") after " +
-                    fixed(state_.elapsed_seconds / 60.0, 1) + " minutes, " + fixed(state_.target_tokens, 0) +
+                    util::fixed(state_.elapsed_seconds / 60.0, 1) + " minutes, " + util::fixed(state_.target_tokens, 0) +
                     " target tokens seen" +
                     (validator_ ? "; best validation at update " + std::to_string(state_.best_update) : ""));
   progress_.finish();

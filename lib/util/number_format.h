@@ -7,7 +7,8 @@ namespace rnnsearch::util {
 
 // printf("%.*f", decimals, value).
 std::string fixed(double value, int decimals);
-// printf("%.*g", significant, value); "%g" is general(value).
+// printf("%.*g", significant, value). general(value) ("%g") is how messages and --help
+// defaults show a float: "0.2" rather than Boost's "0.200000003", "1e+10", "nan".
 std::string general(double value, int significant = 6);
 // The shortest "d.ddde+XX" that reads back as value (printf "%.*e" style, as few digits as
 // round-trip; ties to the digits nearest the exact value).

@@ -15,15 +15,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "util/number_format.h"
+
 namespace rnnsearch::util {
 
 // Throws UsageError "--OPTION must be in [LOW, HIGH], got VALUE". `option` without dashes.
 [[noreturn]] void throw_out_of_range(const std::string& option, const std::string& low, const std::string& high,
                                      const std::string& value);
-// A floating-point number as messages and --help defaults show it: "0.2" rather than
-// Boost's "0.200000003", "1e+10", "nan".
-std::string shortest_number(double value);
-
 template <class T>
 struct RangeOf {
   using type = T;
@@ -34,7 +32,7 @@ template <class T>
 void check_range(const std::string& option, T value, typename RangeOf<T>::type low, typename RangeOf<T>::type high) {
   if constexpr (std::is_floating_point_v<T>) {
     if (std::isfinite(value) && value >= low && value <= high) return;
-    throw_out_of_range(option, shortest_number(low), shortest_number(high), shortest_number(value));
+    throw_out_of_range(option, general(low), general(high), general(value));
   } else {
     if (value >= low && value <= high) return;
     throw_out_of_range(option, std::to_string(low), std::to_string(high), std::to_string(value));
