@@ -1,6 +1,7 @@
 #pragma once
 // Everything nmt-bleu can be asked to do, with sacreBLEU's defaults. The tool binds
-// its options to these fields; evaluate() (eval/evaluate.h) carries it out.
+// its options to these fields (the ones sacreBLEU takes as text through
+// eval/sacrebleu_arguments.h); evaluate() (eval/evaluate.h) validates and carries it out.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,11 +9,27 @@
 
 namespace rnnsearch::eval {
 
+// sacreBLEU's options for its test-set downloads: nmt-bleu downloads nothing and
+// refuses each of them.
+struct TestSetOptions {
+  std::string test_set;       // -t
+  std::string language_pair;  // -l
+  std::string origlang;
+  std::string subset;
+  bool detail = false;
+
+  bool any() const {
+    return !test_set.empty() || !language_pair.empty() || !origlang.empty() || !subset.empty() || detail;
+  }
+};
+
 struct EvalOptions {
   // Input
   std::vector<std::string> references;  // reference files (several = several references)
   std::vector<std::string> inputs;      // system outputs; empty = stdin (tab-separated systems)
   int num_refs = 1;                     // >1: references are tab-separated in one file
+  std::string encoding = "utf-8";       // only UTF-8 is read; the other spellings are sacreBLEU's
+  TestSetOptions test_sets;             // refused
 
   // What to compute
   std::vector<std::string> metrics = {"bleu"};  // bleu, chrf, ter
@@ -55,8 +72,13 @@ struct EvalOptions {
   std::string format = "json";  // json or text
 
   int threads = 1;
+  int paired_jobs = 0;  // worker threads when above 0, instead of `threads` (--paired-jobs)
 
-  // Throws util::UsageError naming the option, its range and the value received.
+  // The thread count evaluate() works with.
+  int worker_threads() const { return paired_jobs > 0 ? paired_jobs : threads; }
+
+  // Throws util::UsageError naming the option, its range and the value received; the
+  // upper bounds keep a mistyped count from running for days or allocating gigabytes.
   void validate() const;
 };
 
