@@ -17,6 +17,7 @@ void GeneratedCorpusOptions::validate() const {
     throw util::UsageError("--source-language and --target-language must be two different non-empty codes, got '" +
                            source_language + "' and '" + target_language + "'");
   }
+  if (output_dir.empty()) throw util::UsageError("--output-dir is required");
 }
 
 std::vector<Split> generate_corpus(const GeneratedCorpusOptions& config) {
@@ -75,6 +76,14 @@ std::vector<std::string> write_corpus(const std::vector<Split>& splits, const Ge
     }
   }
   return paths;
+}
+
+GeneratedCorpus write_generated_corpus(const GeneratedCorpusOptions& config) {
+  config.validate();
+  GeneratedCorpus corpus;
+  corpus.splits = generate_corpus(config);
+  corpus.paths = write_corpus(corpus.splits, config, config.output_dir);
+  return corpus;
 }
 
 }  // namespace rnnsearch::demo

@@ -182,4 +182,11 @@ BOOST_AUTO_TEST_CASE(bad_configurations_name_the_option) {
   BOOST_CHECK_THROW(config.validate(), std::exception);
 }
 
+BOOST_AUTO_TEST_CASE(writing_needs_an_output_directory) {
+  auto config = sizes(1, 1, 1);
+  BOOST_CHECK_EXCEPTION(demo::write_generated_corpus(config), std::exception, [](const std::exception& e) {
+    return std::string(e.what()) == "--output-dir is required";
+  });
+}
+
 BOOST_AUTO_TEST_SUITE_END()
