@@ -30,7 +30,7 @@ const char* kSynopsis =
     "against one or more reference files with BLEU, chrF/chrF++ and TER, printing exactly\n"
     "what sacreBLEU 2.6.0 prints for the same arguments.\n";
 
-po::options_description io_options(EvalOptions& cfg) {
+po::options_description io_options(EvalOptions& cfg, SacrebleuArguments& text) {
   po::options_description io("Input and output");
   io.add_options()
       ("input,i", po::value(&cfg.inputs)->multitoken(), "system output file(s); default: stdin, tab-separated systems")
@@ -44,7 +44,7 @@ po::options_description io_options(EvalOptions& cfg) {
       ("width,w", po::value(&cfg.width)->default_value(cfg.width), "decimals of printed scores")
       ("score-only,b", po::bool_switch(&cfg.score_only), "print only the score")
       ("short", po::bool_switch(&cfg.short_signature), "abbreviated signature (-sh)")
-      ("encoding,e", po::value(&cfg.encoding)->default_value(cfg.encoding), "input encoding (only utf-8)")
+      ("encoding,e", po::value(&text.encoding)->default_value(text.encoding), "input encoding (only utf-8)")
       ("no-color", po::bool_switch(), "accepted for sacreBLEU compatibility; output is never colored (-nc)");
   return io;
 }
@@ -122,8 +122,8 @@ int run(int argc, char** argv) {
   po::options_description general("General");
   rnnsearch::util::add_common_options(general, common);
   po::options_description all;
-  all.add(io_options(cfg)).add(bleu_options(cfg, text)).add(chrf_options(cfg)).add(ter_options(cfg));
-  all.add(statistics_options(cfg, text)).add(test_set_options(cfg.test_sets)).add(general);
+  all.add(io_options(cfg, text)).add(bleu_options(cfg, text)).add(chrf_options(cfg)).add(ter_options(cfg));
+  all.add(statistics_options(cfg, text)).add(test_set_options(text.test_sets)).add(general);
   po::options_description hidden;
   hidden.add_options()("refs", po::value(&cfg.references)->multitoken(), "reference files");
   po::positional_options_description positional;

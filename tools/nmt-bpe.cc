@@ -29,7 +29,8 @@ int learn(const std::vector<std::string>& args) {
   rnnsearch::util::CommonOptions common;
   po::options_description options("nmt-bpe learn");
   options.add_options()
-      ("input,i", po::value(&cfg.inputs)->multitoken(), "tokenized text file(s), joint BPE when several (default stdin)")
+      ("input,i", po::value(&cfg.inputs)->multitoken(),
+       "tokenized text file(s), joint BPE when several (default stdin)")
       ("output,o", po::value(&cfg.output)->default_value(cfg.output), "codes file (- = stdout), written atomically")
       ("symbols,s", po::value(&cfg.symbols)->default_value(cfg.symbols), "number of merge operations")
       ("min-frequency", po::value(&cfg.min_frequency)->default_value(cfg.min_frequency),

@@ -10,6 +10,7 @@
 namespace rnnsearch::demo {
 
 void GeneratedCorpusOptions::validate() const {
+  if (output_dir.empty()) throw util::UsageError("--output-dir is required");
   for (const auto& [option, size] : {std::pair{"train", train}, {"valid", valid}, {"test", test}}) {
     util::check_range(option, size, 0L, kMaxSplitPairs);
   }
@@ -17,7 +18,6 @@ void GeneratedCorpusOptions::validate() const {
     throw util::UsageError("--source-language and --target-language must be two different non-empty codes, got '" +
                            source_language + "' and '" + target_language + "'");
   }
-  if (output_dir.empty()) throw util::UsageError("--output-dir is required");
 }
 
 std::vector<Split> generate_corpus(const GeneratedCorpusOptions& config) {

@@ -31,9 +31,6 @@ void check_ranges(const EvalOptions& options) {
 }  // namespace
 
 void EvalOptions::validate() const {
-  require(!test_sets.any(), "test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
-                            "give the reference files: nmt-bleu REF... -i HYP");
-  require(one_of(encoding, {"utf-8", "UTF-8", "utf8"}), "--encoding: only utf-8 is supported, got '" + encoding + "'");
   check_ranges(*this);
   require(!references.empty(), "no reference files given (nmt-bleu REF... -i HYP)");
   require(num_refs == 1 || references.size() == 1,

@@ -9,27 +9,11 @@
 
 namespace rnnsearch::eval {
 
-// sacreBLEU's options for its test-set downloads: nmt-bleu downloads nothing and
-// refuses each of them.
-struct TestSetOptions {
-  std::string test_set;       // -t
-  std::string language_pair;  // -l
-  std::string origlang;
-  std::string subset;
-  bool detail = false;
-
-  bool any() const {
-    return !test_set.empty() || !language_pair.empty() || !origlang.empty() || !subset.empty() || detail;
-  }
-};
-
 struct EvalOptions {
   // Input
   std::vector<std::string> references;  // reference files (several = several references)
   std::vector<std::string> inputs;      // system outputs; empty = stdin (tab-separated systems)
   int num_refs = 1;                     // >1: references are tab-separated in one file
-  std::string encoding = "utf-8";       // only UTF-8 is read; the other spellings are sacreBLEU's
-  TestSetOptions test_sets;             // refused
 
   // What to compute
   std::vector<std::string> metrics = {"bleu"};  // bleu, chrf, ter

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::eval {
 namespace {
@@ -19,7 +20,10 @@ std::optional<double> parse_smooth_value(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') throw util::UsageError("--smooth-value must be a number, got '" + text + "'");
+  if (end == text.c_str() || *end != '\0') {
+    throw util::UsageError("--smooth-value must be a number, got '" + text + "'");
+  }
+  util::check_range("smooth-value", value, 0.0, 1000.0);
   return value;
 }
 
@@ -34,7 +38,18 @@ std::optional<std::uint64_t> parse_seed(const std::string& text) {
   return seed;
 }
 
+void SacrebleuArguments::validate() const {
+  if (test_sets.any()) {
+    throw util::UsageError("test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
+                           "give the reference files: nmt-bleu REF... -i HYP");
+  }
+  if (encoding != "utf-8" && encoding != "UTF-8" && encoding != "utf8") {
+    throw util::UsageError("--encoding: only utf-8 is supported, got '" + encoding + "'");
+  }
+}
+
 void SacrebleuArguments::apply_to(EvalOptions& config) const {
+  validate();
   if (!smooth_value.empty()) config.bleu_smooth_value = parse_smooth_value(smooth_value);
   if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
     const std::string format = ascii_lowercase(env);

@@ -64,15 +64,6 @@ BOOST_AUTO_TEST_SUITE(eval_options)
 BOOST_AUTO_TEST_CASE(eval_options_refuse_what_nmt_bleu_refuses) {
   BOOST_TEST(usage_message([] { valid_eval_options().validate(); }) == "");
   auto options = valid_eval_options();
-  options.test_sets.language_pair = "de-en";
-  BOOST_TEST(usage_message([&] { options.validate(); }) ==
-             "test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
-             "give the reference files: nmt-bleu REF... -i HYP");
-  options = valid_eval_options();
-  options.encoding = "latin-1";
-  BOOST_TEST(usage_message([&] { options.validate(); }) == "--encoding: only utf-8 is supported, got 'latin-1'");
-  options.encoding = "utf8";
-  BOOST_TEST(usage_message([&] { options.validate(); }) == "");
   options.bleu_smooth_value = std::numeric_limits<double>::quiet_NaN();
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--smooth-value must be in [0, 1000], got nan");
   options = valid_eval_options();
@@ -89,6 +80,23 @@ BOOST_AUTO_TEST_CASE(eval_options_refuse_what_nmt_bleu_refuses) {
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--format must be json or text, got 'xml'");
 }
 
+BOOST_AUTO_TEST_CASE(sacrebleu_arguments_refuse_test_sets_and_other_encodings) {
+  eval::SacrebleuArguments arguments;
+  BOOST_TEST(usage_message([&] { arguments.validate(); }) == "");
+  arguments.test_sets.language_pair = "de-en";
+  BOOST_TEST(usage_message([&] { arguments.validate(); }) ==
+             "test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
+             "give the reference files: nmt-bleu REF... -i HYP");
+  arguments = eval::SacrebleuArguments();
+  arguments.encoding = "latin-1";
+  BOOST_TEST(usage_message([&] { arguments.validate(); }) == "--encoding: only utf-8 is supported, got 'latin-1'");
+  eval::EvalOptions options;
+  BOOST_TEST(usage_message([&] { arguments.apply_to(options); }) ==
+             "--encoding: only utf-8 is supported, got 'latin-1'");
+  arguments.encoding = "utf8";
+  BOOST_TEST(usage_message([&] { arguments.validate(); }) == "");
+}
+
 BOOST_AUTO_TEST_CASE(paired_jobs_replace_the_thread_count_when_given) {
   eval::EvalOptions options;
   options.threads = 3;
@@ -101,6 +109,7 @@ BOOST_AUTO_TEST_CASE(smoothing_values_and_seeds_parse_as_sacrebleu_reads_them) {
   BOOST_TEST(!eval::parse_smooth_value("").has_value());
   BOOST_TEST(*eval::parse_smooth_value("0.5") == 0.5);
   BOOST_TEST(usage_message([] { eval::parse_smooth_value("0.5x"); }) == "--smooth-value must be a number, got '0.5x'");
+  BOOST_TEST(usage_message([] { eval::parse_smooth_value("nan"); }) == "--smooth-value must be in [0, 1000], got nan");
   BOOST_TEST(*eval::parse_seed("42") == 42u);
   BOOST_TEST(!eval::parse_seed("None").has_value());
   BOOST_TEST(usage_message([] { eval::parse_seed("-1"); }) ==
