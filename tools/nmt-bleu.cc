@@ -1,18 +1,17 @@
 // nmt-bleu: BLEU, chrF(++) and TER of system outputs against references, a drop-in for
 // sacreBLEU 2.6.0 on the command line (same options, same printed output).
-#include <cstdlib>
 #include <iostream>
 #include <map>
 
 #include "eval/eval_options.h"
 #include "eval/evaluate.h"
+#include "eval/sacrebleu_arguments.h"
 #include "util/cli.h"
 #include "util/error.h"
-#include "util/option_range.h"
 
 namespace po = boost::program_options;
 using rnnsearch::eval::EvalOptions;
-using rnnsearch::util::UsageError;
+using rnnsearch::eval::SacrebleuArguments;
 
 namespace {
 
@@ -31,26 +30,7 @@ const char* kSynopsis =
     "against one or more reference files with BLEU, chrF/chrF++ and TER, printing exactly\n"
     "what sacreBLEU 2.6.0 prints for the same arguments.\n";
 
-// Upper bounds (and finiteness) the library's EvalOptions::validate leaves open: a
-// mistyped count must not run for days or allocate gigabytes.
-void check_ranges(const EvalOptions& cfg, int paired_jobs) {
-  using rnnsearch::util::check_range;
-  check_range("num-refs", cfg.num_refs, 1, 1000);
-  check_range("chrf-beta", cfg.chrf_beta, 0, 100);
-  check_range("confidence-n", cfg.confidence_n, 1, 1000000);
-  check_range("paired-bs-n", cfg.paired_bs_n, 1, 1000000);
-  check_range("paired-ar-n", cfg.paired_ar_n, 1, 1000000);
-  check_range("paired-jobs", paired_jobs, 0, rnnsearch::util::kMaxThreads);
-}
-
-int run(int argc, char** argv) {
-  EvalOptions cfg;
-  rnnsearch::util::CommonOptions common;
-  std::string smooth_value, seed_text;
-  int paired_jobs = 0;
-  bool no_color = false, detail = false;
-  std::string test_set, langpair, origlang, subset, encoding = "utf-8";
-
+po::options_description io_options(EvalOptions& cfg, SacrebleuArguments& text) {
   po::options_description io("Input and output");
   io.add_options()
       ("input,i", po::value(&cfg.inputs)->multitoken(), "system output file(s); default: stdin, tab-separated systems")
@@ -64,9 +44,12 @@ int run(int argc, char** argv) {
       ("width,w", po::value(&cfg.width)->default_value(cfg.width), "decimals of printed scores")
       ("score-only,b", po::bool_switch(&cfg.score_only), "print only the score")
       ("short", po::bool_switch(&cfg.short_signature), "abbreviated signature (-sh)")
-      ("encoding,e", po::value(&encoding)->default_value(encoding), "input encoding (only utf-8)")
-      ("no-color", po::bool_switch(&no_color), "accepted for sacreBLEU compatibility; output is never colored (-nc)");
+      ("encoding,e", po::value(&text.encoding)->default_value(text.encoding), "input encoding (only utf-8)")
+      ("no-color", po::bool_switch(), "accepted for sacreBLEU compatibility; output is never colored (-nc)");
+  return io;
+}
 
+po::options_description bleu_options(EvalOptions& cfg, SacrebleuArguments& text) {
   po::options_description bleu("BLEU");
   bleu.add_options()
       ("tokenize", po::value(&cfg.bleu_tokenize)->default_value(cfg.bleu_tokenize),
@@ -74,9 +57,12 @@ int run(int argc, char** argv) {
       ("lowercase", po::bool_switch(&cfg.bleu_lowercase), "case-insensitive BLEU (-lc)")
       ("smooth-method,s", po::value(&cfg.bleu_smooth_method)->default_value(cfg.bleu_smooth_method),
        "smoothing: exp, floor, add-k, none")
-      ("smooth-value", po::value(&smooth_value), "value for floor (default 0.1) and add-k (default 1) (-sv)")
+      ("smooth-value", po::value(&text.smooth_value), "value for floor (default 0.1) and add-k (default 1) (-sv)")
       ("force", po::bool_switch(&cfg.bleu_force), "do not warn about tokenized-looking input");
+  return bleu;
+}
 
+po::options_description chrf_options(EvalOptions& cfg) {
   po::options_description chrf("chrF");
   chrf.add_options()
       ("chrf-char-order", po::value(&cfg.chrf_char_order)->default_value(cfg.chrf_char_order),
@@ -88,14 +74,20 @@ int run(int argc, char** argv) {
       ("chrf-lowercase", po::bool_switch(&cfg.chrf_lowercase), "case-insensitive chrF")
       ("chrf-eps-smoothing", po::bool_switch(&cfg.chrf_eps_smoothing),
        "epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order");
+  return chrf;
+}
 
+po::options_description ter_options(EvalOptions& cfg) {
   po::options_description ter("TER (the defaults replicate TERCOM)");
   ter.add_options()
       ("ter-case-sensitive", po::bool_switch(&cfg.ter_case_sensitive), "case-sensitive TER")
       ("ter-asian-support", po::bool_switch(&cfg.ter_asian_support), "split Asian characters")
       ("ter-no-punct", po::bool_switch(&cfg.ter_no_punct), "remove punctuation")
       ("ter-normalized", po::bool_switch(&cfg.ter_normalized), "basic normalization and tokenization");
+  return ter;
+}
 
+po::options_description statistics_options(EvalOptions& cfg, SacrebleuArguments& text) {
   po::options_description stats("Confidence intervals and paired significance tests");
   stats.add_options()
       ("confidence", po::bool_switch(&cfg.confidence), "95% bootstrap confidence interval of one system (-ci)")
@@ -105,24 +97,33 @@ int run(int argc, char** argv) {
       ("paired-bs-n", po::value(&cfg.paired_bs_n)->default_value(cfg.paired_bs_n), "bootstrap resamples (-pbsn)")
       ("paired-ar", po::bool_switch(&cfg.paired_ar), "paired approximate randomization (-par)")
       ("paired-ar-n", po::value(&cfg.paired_ar_n)->default_value(cfg.paired_ar_n), "randomization trials (-parn)")
-      ("paired-jobs,j", po::value(&paired_jobs)->default_value(paired_jobs),
+      ("paired-jobs,j", po::value(&cfg.paired_jobs)->default_value(cfg.paired_jobs),
        "worker threads for the tests (0 = --threads)")
-      ("seed", po::value(&seed_text), "random seed, or 'none' for one from the OS "
+      ("seed", po::value(&text.seed), "random seed, or 'none' for one from the OS "
        "(default: $SACREBLEU_SEED, else 12345)");
+  return stats;
+}
 
+po::options_description test_set_options(rnnsearch::eval::TestSetOptions& test_sets) {
   po::options_description unsupported("Not supported (sacreBLEU's test-set downloads)");
   unsupported.add_options()
-      ("test-set,t", po::value(&test_set), "refused: give reference files instead")
-      ("language-pair,l", po::value(&langpair), "refused with --test-set")
-      ("origlang", po::value(&origlang), "refused with --test-set (-ol)")
-      ("subset", po::value(&subset), "refused with --test-set")
-      ("detail,d", po::bool_switch(&detail), "refused with --test-set");
+      ("test-set,t", po::value(&test_sets.test_set), "refused: give reference files instead")
+      ("language-pair,l", po::value(&test_sets.language_pair), "refused with --test-set")
+      ("origlang", po::value(&test_sets.origlang), "refused with --test-set (-ol)")
+      ("subset", po::value(&test_sets.subset), "refused with --test-set")
+      ("detail,d", po::bool_switch(&test_sets.detail), "refused with --test-set");
+  return unsupported;
+}
 
+int run(int argc, char** argv) {
+  EvalOptions cfg;
+  SacrebleuArguments text;
+  rnnsearch::util::CommonOptions common;
   po::options_description general("General");
   rnnsearch::util::add_common_options(general, common);
-
   po::options_description all;
-  all.add(io).add(bleu).add(chrf).add(ter).add(stats).add(unsupported).add(general);
+  all.add(io_options(cfg, text)).add(bleu_options(cfg, text)).add(chrf_options(cfg)).add(ter_options(cfg));
+  all.add(statistics_options(cfg, text)).add(test_set_options(text.test_sets)).add(general);
   po::options_description hidden;
   hidden.add_options()("refs", po::value(&cfg.references)->multitoken(), "reference files");
   po::positional_options_description positional;
@@ -132,49 +133,9 @@ int run(int argc, char** argv) {
                                           common, &hidden, &positional)) {
     return rnnsearch::util::kExitOk;
   }
-  if (!test_set.empty() || !langpair.empty() || !origlang.empty() || !subset.empty() || detail) {
-    throw UsageError("test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
-                     "give the reference files: nmt-bleu REF... -i HYP");
-  }
-  if (encoding != "utf-8" && encoding != "UTF-8" && encoding != "utf8") {
-    throw UsageError("--encoding: only utf-8 is supported, got '" + encoding + "'");
-  }
-  if (!smooth_value.empty()) {
-    char* end = nullptr;
-    const double v = std::strtod(smooth_value.c_str(), &end);
-    if (end == smooth_value.c_str() || *end != '\0') {
-      throw UsageError("--smooth-value must be a number, got '" + smooth_value + "'");
-    }
-    rnnsearch::util::check_range("smooth-value", v, 0.0, 1000.0);
-    cfg.bleu_smooth_value = v;
-  }
-  if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
-    std::string f = env;
-    for (char& c : f) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (f == "json" || f == "text") cfg.format = f;
-  }
-  if (seed_text.empty()) {
-    const char* env = std::getenv("SACREBLEU_SEED");
-    seed_text = env ? env : "12345";
-  }
-  std::string seed_lower = seed_text;
-  for (char& c : seed_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (seed_lower == "none") {
-    cfg.seed.reset();
-  } else {
-    char* end = nullptr;
-    cfg.seed = std::strtoull(seed_text.c_str(), &end, 10);
-    // strtoull reads "-1" as its largest value: a minus sign is refused first.
-    if (end == seed_text.c_str() || *end != '\0' || seed_text.find('-') != std::string::npos) {
-      throw UsageError("--seed must be a non-negative integer or 'none', got '" + seed_text + "'");
-    }
-  }
-  check_ranges(cfg, paired_jobs);
-  cfg.threads = paired_jobs > 0 ? paired_jobs : common.resolved_threads();
-  cfg.validate();
-
-  rnnsearch::eval::EvalStream inputs(cfg);
-  const auto report = rnnsearch::eval::evaluate(cfg, inputs);
+  text.apply_to(cfg);
+  cfg.threads = common.resolved_threads();
+  const auto report = rnnsearch::eval::evaluate(cfg);
   if (!common.quiet) {
     for (const auto& w : report.warnings) std::cerr << "nmt-bleu: " << w << "\n";
   }

@@ -1,60 +1,23 @@
 // nmt-by-length: BLEU (or chrF, TER) of one or several systems per source-length bucket,
 // as a table and as an SVG line chart (Bahdanau et al. 2015, figure 2).
-#include "eval/eval_stream.h"
-#include "eval/length_buckets.h"
-#include "eval/length_chart.h"
-#include "eval/metric_factory.h"
-#include "util/atomic_file.h"
+#include "eval/by_length.h"
 #include "util/cli.h"
 #include "util/error.h"
-#include "util/line_reader.h"
-#include "util/option_range.h"
 
 namespace po = boost::program_options;
-namespace eval = rnnsearch::eval;
-using rnnsearch::util::UsageError;
 
 namespace {
 
-struct ByLengthOptions {
-  std::string source;
-  eval::EvalOptions eval;  // references, inputs, metric and BLEU options
-  std::vector<std::string> names;
-  eval::LengthBucketOptions buckets;
-  int decimals = 2;
-  std::string output = "-";
-  std::string svg;
-
-  void validate() const {
-    if (source.empty()) throw UsageError("--source is required");
-    if (eval.references.size() != 1) throw UsageError("give one --reference file");
-    if (eval.inputs.empty()) throw UsageError("--input needs at least one system's translations");
-    if (!names.empty() && names.size() != eval.inputs.size()) {
-      throw UsageError("--names gives " + std::to_string(names.size()) + " names for " +
-                       std::to_string(eval.inputs.size()) + " systems");
-    }
-    const std::string& metric = eval.metrics.front();
-    if (metric != "bleu" && metric != "chrf" && metric != "ter") {
-      throw UsageError("--metric must be bleu, chrf or ter, got '" + metric + "'");
-    }
-    if (decimals < 0 || decimals > 6) throw UsageError("--decimals must be in [0, 6], got " + std::to_string(decimals));
-    rnnsearch::util::check_range("bucket-width", buckets.width, 1, 1000);
-    rnnsearch::util::check_range("max-length", buckets.max, 1, 10000);
-    buckets.validate();
-  }
-};
-
 int run(int argc, char** argv) {
-  ByLengthOptions cfg;
+  rnnsearch::eval::ByLengthOptions cfg;
   rnnsearch::util::CommonOptions common;
-  std::string reference, metric = "bleu";
   po::options_description options("Options");
   options.add_options()
       ("source,s", po::value(&cfg.source), "source sentences, whose length in words picks the bucket (required)")
-      ("reference,r", po::value(&reference), "reference translations, line-aligned (required)")
+      ("reference,r", po::value(&cfg.reference), "reference translations, line-aligned (required)")
       ("input,i", po::value(&cfg.eval.inputs)->multitoken(), "translations of one or more systems (required)")
       ("names,n", po::value(&cfg.names)->multitoken(), "a name per system for the table and legend (default: file names)")
-      ("metric,m", po::value(&metric)->default_value(metric), "bleu, chrf or ter (sacreBLEU's defaults)")
+      ("metric,m", po::value(&cfg.metric)->default_value(cfg.metric), "bleu, chrf or ter (sacreBLEU's defaults)")
       ("bucket-width", po::value(&cfg.buckets.width)->default_value(cfg.buckets.width), "source words per bucket")
       ("max-length", po::value(&cfg.buckets.max)->default_value(cfg.buckets.max),
        "the last bucket holds sentences of at least this many words (a multiple of --bucket-width)")
@@ -74,49 +37,8 @@ int run(int argc, char** argv) {
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (!reference.empty()) cfg.eval.references = {reference};
-  cfg.eval.metrics = {metric};
-  cfg.validate();
-
-  // Source, reference and systems in lockstep, a block at a time: only statistics stay.
-  rnnsearch::util::LineReader source_reader(cfg.source);
-  eval::EvalStream inputs(cfg.eval);
-  const std::vector<std::string> names = cfg.names.empty() ? inputs.system_names() : cfg.names;
-  const auto scorer = eval::make_metric(metric, cfg.eval, eval::ReferenceSet(1), false);
-  eval::LengthScoreBuilder builder(names, scorer->width(), cfg.buckets);
-  std::vector<std::string> sources;
-  std::string line;
-  std::size_t source_lines = 0;
-  bool source_ended = false;
-  eval::EvalBlock block;
-  while (inputs.next(block)) {
-    sources.clear();
-    while (!source_ended && sources.size() < block.size()) {
-      source_ended = !source_reader.next(line);
-      if (!source_ended) sources.push_back(line);
-    }
-    source_lines += sources.size();
-    if (source_ended) continue;  // the reference is still counted, for the message below
-    const auto block_scorer = eval::make_metric(metric, cfg.eval, block.references, false);
-    std::vector<eval::StatsMatrix> stats;
-    for (const auto& system : block.systems) stats.push_back(block_scorer->segment_stats(system, common.resolved_threads()));
-    builder.add(sources, stats);
-  }
-  while (!source_ended && source_reader.next(line)) ++source_lines;
-  if (source_lines != inputs.segments()) {
-    throw rnnsearch::util::Error(cfg.source, "has " + std::to_string(source_lines) + " lines, but " + reference +
-                                                 " has " + std::to_string(inputs.segments()));
-  }
-  const auto scores = builder.finish(*scorer);
-  const std::string metric_name = scores.overall.front().name;
-  rnnsearch::util::AtomicFileWriter table(cfg.output);
-  table.write(eval::format_length_table(scores, metric_name, cfg.decimals));
-  if (!cfg.svg.empty()) {
-    rnnsearch::util::AtomicFileWriter chart(cfg.svg);
-    chart.write(eval::length_chart_svg(scores, metric_name));
-    chart.commit();
-  }
-  table.commit();
+  cfg.eval.threads = common.resolved_threads();
+  rnnsearch::eval::evaluate_by_length(cfg);
   return rnnsearch::util::kExitOk;
 }
 

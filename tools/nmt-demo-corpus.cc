@@ -13,10 +13,9 @@ namespace {
 int run(int argc, char** argv) {
   rnnsearch::demo::GeneratedCorpusOptions cfg;
   rnnsearch::util::CommonOptions common;
-  std::string directory;
   po::options_description options("Options");
   options.add_options()
-      ("output-dir,o", po::value(&directory), "directory for the files (created if missing; required)")
+      ("output-dir,o", po::value(&cfg.output_dir), "directory for the files (created if missing; required)")
       ("train", po::value(&cfg.train)->default_value(cfg.train), "training sentence pairs")
       ("valid", po::value(&cfg.valid)->default_value(cfg.valid), "validation sentence pairs (held out)")
       ("test", po::value(&cfg.test)->default_value(cfg.test), "test sentence pairs (held out)")
@@ -39,13 +38,10 @@ int run(int argc, char** argv) {
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
-  if (directory.empty()) throw rnnsearch::util::UsageError("--output-dir is required");
-  cfg.validate();
-  const auto splits = rnnsearch::demo::generate_corpus(cfg);
-  const auto paths = rnnsearch::demo::write_corpus(splits, cfg, directory);
+  const auto corpus = rnnsearch::demo::write_generated_corpus(cfg);
   if (!common.quiet) {
-    for (const auto& split : splits) std::cerr << split.name << ": " << split.pairs.size() << " pairs\n";
-    std::cerr << "wrote " << paths.size() << " files in " << directory << "\n";
+    for (const auto& split : corpus.splits) std::cerr << split.name << ": " << split.pairs.size() << " pairs\n";
+    std::cerr << "wrote " << corpus.paths.size() << " files in " << cfg.output_dir << "\n";
   }
   return rnnsearch::util::kExitOk;
 }

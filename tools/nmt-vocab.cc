@@ -38,7 +38,6 @@ int run(int argc, char** argv) {
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
-  rnnsearch::util::check_range<std::int64_t>("min-count", cfg.min_count, 0, 1000000000000000000);
   rnnsearch::util::ProgressMeter progress("nmt-vocab", "lines", !common.quiet);
   const auto vocab = rnnsearch::text::build_vocab(
       inputs.empty() ? std::vector<std::string>{"-"} : inputs, cfg,

@@ -10,6 +10,7 @@
 namespace rnnsearch::demo {
 
 void GeneratedCorpusOptions::validate() const {
+  if (output_dir.empty()) throw util::UsageError("--output-dir is required");
   for (const auto& [option, size] : {std::pair{"train", train}, {"valid", valid}, {"test", test}}) {
     util::check_range(option, size, 0L, kMaxSplitPairs);
   }
@@ -75,6 +76,14 @@ std::vector<std::string> write_corpus(const std::vector<Split>& splits, const Ge
     }
   }
   return paths;
+}
+
+GeneratedCorpus write_generated_corpus(const GeneratedCorpusOptions& config) {
+  config.validate();
+  GeneratedCorpus corpus;
+  corpus.splits = generate_corpus(config);
+  corpus.paths = write_corpus(corpus.splits, config, config.output_dir);
+  return corpus;
 }
 
 }  // namespace rnnsearch::demo

@@ -25,9 +25,10 @@ struct GeneratedCorpusOptions {
   std::string source_language = "xa";  // file name suffixes
   std::string target_language = "xb";
   bool tokenized = false;  // write the tokenized form (punctuation split, no capitals)
+  std::string output_dir;  // where write_generated_corpus writes (required there)
 
-  // Throws util::UsageError naming the option for a size outside [0, kMaxSplitPairs] or
-  // an empty or identical language code.
+  // Throws util::UsageError naming the option for a size outside [0, kMaxSplitPairs], an
+  // empty or identical language code, or no output directory.
   void validate() const;
 };
 
@@ -43,5 +44,14 @@ std::vector<Split> generate_corpus(const GeneratedCorpusOptions& config);
 // Returns the paths written.
 std::vector<std::string> write_corpus(const std::vector<Split>& splits, const GeneratedCorpusOptions& config,
                                       const std::string& directory);
+
+struct GeneratedCorpus {
+  std::vector<Split> splits;
+  std::vector<std::string> paths;  // the files written
+};
+
+// nmt-demo-corpus's library call: validates `config`, generates the corpus and writes it
+// into config.output_dir.
+GeneratedCorpus write_generated_corpus(const GeneratedCorpusOptions& config);
 
 }  // namespace rnnsearch::demo

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "util/cli.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::eval {
 namespace {
@@ -15,11 +17,22 @@ bool one_of(const std::string& value, std::initializer_list<const char*> choices
   return std::any_of(choices.begin(), choices.end(), [&](const char* c) { return value == c; });
 }
 
+// The bounds of the counts, checked before the rest (as nmt-bleu always has).
+void check_ranges(const EvalOptions& options) {
+  if (options.bleu_smooth_value) util::check_range("smooth-value", *options.bleu_smooth_value, 0.0, 1000.0);
+  util::check_range("num-refs", options.num_refs, 1, 1000);
+  util::check_range("chrf-beta", options.chrf_beta, 0, 100);
+  util::check_range("confidence-n", options.confidence_n, 1, 1000000);
+  util::check_range("paired-bs-n", options.paired_bs_n, 1, 1000000);
+  util::check_range("paired-ar-n", options.paired_ar_n, 1, 1000000);
+  util::check_range("paired-jobs", options.paired_jobs, 0, util::kMaxThreads);
+}
+
 }  // namespace
 
 void EvalOptions::validate() const {
+  check_ranges(*this);
   require(!references.empty(), "no reference files given (nmt-bleu REF... -i HYP)");
-  require(num_refs >= 1, "--num-refs must be >= 1, got " + std::to_string(num_refs));
   require(num_refs == 1 || references.size() == 1,
           "--num-refs splits one tab-separated reference file; give only one reference file with it");
   require(!metrics.empty(), "--metrics needs at least one of bleu, chrf, ter");
@@ -35,10 +48,6 @@ void EvalOptions::validate() const {
   require(chrf_word_order >= 0 && chrf_word_order <= 100,
           "--chrf-word-order must be in [0, 100], got " + std::to_string(chrf_word_order));
   require(chrf_char_order + chrf_word_order > 0, "chrF needs a character or word n-gram order above 0");
-  require(chrf_beta >= 0, "--chrf-beta must be >= 0, got " + std::to_string(chrf_beta));
-  require(confidence_n >= 1, "--confidence-n must be >= 1, got " + std::to_string(confidence_n));
-  require(paired_bs_n >= 1, "--paired-bs-n must be >= 1, got " + std::to_string(paired_bs_n));
-  require(paired_ar_n >= 1, "--paired-ar-n must be >= 1, got " + std::to_string(paired_ar_n));
   require(!(paired_bs && paired_ar), "--paired-bs and --paired-ar exclude each other");
   require(width >= 0 && width <= 20, "--width must be in [0, 20], got " + std::to_string(width));
   require(one_of(format, {"json", "text"}), "--format must be json or text, got '" + format + "'");

@@ -1,6 +1,7 @@
 #pragma once
 // Everything nmt-bleu can be asked to do, with sacreBLEU's defaults. The tool binds
-// its options to these fields; evaluate() (eval/evaluate.h) carries it out.
+// its options to these fields (the ones sacreBLEU takes as text through
+// eval/sacrebleu_arguments.h); evaluate() (eval/evaluate.h) validates and carries it out.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,8 +56,13 @@ struct EvalOptions {
   std::string format = "json";  // json or text
 
   int threads = 1;
+  int paired_jobs = 0;  // worker threads when above 0, instead of `threads` (--paired-jobs)
 
-  // Throws util::UsageError naming the option, its range and the value received.
+  // The thread count evaluate() works with.
+  int worker_threads() const { return paired_jobs > 0 ? paired_jobs : threads; }
+
+  // Throws util::UsageError naming the option, its range and the value received; the
+  // upper bounds keep a mistyped count from running for days or allocating gigabytes.
   void validate() const;
 };
 

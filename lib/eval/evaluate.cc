@@ -102,7 +102,7 @@ Collected collect_stats(const EvalOptions& config, EvalStream& inputs, const std
     for (std::size_t k = 0; k < names.size(); ++k) {
       MetricStats& m = out.metrics[k];
       const auto metric = make_metric(names[k], config, block.references, sentence_level);
-      std::vector<StatsMatrix> stats = all_segment_stats(*metric, block.systems, config.threads);
+      std::vector<StatsMatrix> stats = all_segment_stats(*metric, block.systems, config.worker_threads());
       for (std::size_t s = 0; s < systems; ++s) {
         if (rows) {
           m.rows[s].values.insert(m.rows[s].values.end(), stats[s].values.begin(), stats[s].values.end());
@@ -148,7 +148,8 @@ std::string single_system(const EvalOptions& config, const Collected& collected)
     Score score = metric->score_from_stats(sums.data());
     SignatureGlobals globals;
     if (config.confidence) {
-      const auto samples = bootstrap_scores(*metric, {&m.rows.front()}, config.confidence_n, effective_seed(config), config.threads);
+      const auto samples = bootstrap_scores(*metric, {&m.rows.front()}, config.confidence_n, effective_seed(config),
+                                            config.worker_threads());
       const Confidence c = estimate_confidence(samples.front());
       score.mean = c.mean;
       score.ci = c.ci;
@@ -195,7 +196,7 @@ std::string multi_system(const EvalOptions& config, const std::vector<std::strin
       std::vector<const StatsMatrix*> pointers;
       for (const auto& st : stats) pointers.push_back(&st);
       // Both tests report each system's bootstrap mean and 95% interval.
-      const auto resampled = bootstrap_scores(*metric, pointers, bs_samples, seed, config.threads);
+      const auto resampled = bootstrap_scores(*metric, pointers, bs_samples, seed, config.worker_threads());
       for (std::size_t s = 0; s < stats.size(); ++s) {
         const Confidence c = estimate_confidence(resampled[s]);
         column.cells[s].mean = c.mean;
@@ -205,8 +206,8 @@ std::string multi_system(const EvalOptions& config, const std::vector<std::strin
           const double observed = std::fabs(scores[0] - scores[s]);
           column.cells[s].p_value = paired_bootstrap_p_value(resampled[0], resampled[s], observed);
         } else {
-          column.cells[s].p_value =
-              approximate_randomization_p_value(*metric, stats[0], stats[s], config.paired_ar_n, seed, config.threads);
+          column.cells[s].p_value = approximate_randomization_p_value(*metric, stats[0], stats[s], config.paired_ar_n,
+                                                                      seed, config.worker_threads());
         }
       }
       if (config.paired_bs) {
@@ -224,6 +225,12 @@ std::string multi_system(const EvalOptions& config, const std::vector<std::strin
 }
 
 }  // namespace
+
+EvalReport evaluate(const EvalOptions& config) {
+  config.validate();
+  EvalStream inputs(config);
+  return evaluate(config, inputs);
+}
 
 EvalReport evaluate(const EvalOptions& config, EvalStream& inputs) {
   EvalReport report;

@@ -14,6 +14,10 @@ struct EvalReport {
   std::vector<std::string> warnings;  // for stderr, one line each
 };
 
+// nmt-bleu's library call: validates `config` (util::UsageError), opens its files and
+// evaluates them as below.
+EvalReport evaluate(const EvalOptions& config);
+
 // Reads `inputs` to their end in one pass, every metric at once, keeping per-segment
 // statistics only where sentence scores or a statistical test need them (else only
 // their sums, added in segment order: the scores are the same to the bit).

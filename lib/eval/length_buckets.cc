@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::eval {
 namespace {
@@ -28,7 +29,8 @@ std::string fixed(double value, int decimals) {
 }  // namespace
 
 void LengthBucketOptions::validate() const {
-  if (width < 1) throw util::UsageError("--bucket-width must be >= 1, got " + std::to_string(width));
+  util::check_range("bucket-width", width, 1, 1000);
+  util::check_range("max-length", max, 1, 10000);
   if (max < width || max % width != 0) {
     throw util::UsageError("--max-length must be a positive multiple of --bucket-width (" + std::to_string(width) +
                            "), got " + std::to_string(max));

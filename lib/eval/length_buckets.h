@@ -16,8 +16,8 @@ struct LengthBucketOptions {
   int width = 10;  // words per bucket
   int max = 50;    // the last bucket holds every sentence this long or longer
 
-  // Throws util::UsageError naming --bucket-width or --max-length for a width < 1 or a
-  // max that is not a positive multiple of the width.
+  // Throws util::UsageError naming --bucket-width or --max-length for a width outside
+  // [1, 1000], a max outside [1, 10000] or a max that is not a multiple of the width.
   void validate() const;
 };
 

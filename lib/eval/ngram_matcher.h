@@ -46,6 +46,12 @@ class NgramMatcher {
 
   // Starts an empty id table sized for `entries` keys.
   void reset_table(std::size_t entries);
+  // Copies the hypothesis and the references into symbols_ and sizes the scratch arrays.
+  void load(SymbolSpan hyp, const std::vector<SymbolSpan>& refs);
+  // Ids and clipped matches of order n (the ids of order n - 1 in ids_ unless
+  // kFirstOrder) into out[r * orders + n - 1].match; true when any reference matched.
+  template <bool kFirstOrder>
+  bool match_order(int n, std::size_t hyp_ngrams, std::size_t orders, std::vector<NgramMatch>& out);
 
   std::vector<std::uint32_t> symbols_;  // hyp then every reference, concatenated
   std::vector<std::uint32_t> ids_;      // id of the n-gram starting at each position

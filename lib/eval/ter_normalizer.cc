@@ -63,10 +63,9 @@ bool is_full_width_punct(char32_t cp) {
   }
 }
 
-// _normalize_general_and_western.
-std::string normalize_western(const std::string& in) {
-  // re.sub(r"\n-", "", s) then re.sub(r"\n", " ", s): the second maps the first's
-  // output character by character, so one scan does both.
+// re.sub(r"\n-", "", s) then re.sub(r"\n", " ", s): the second maps the first's output
+// character by character, so one scan does both.
+std::string join_line_breaks(const std::string& in) {
   std::string s;
   s.reserve(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -76,16 +75,21 @@ std::string normalize_western(const std::string& in) {
     }
     s.push_back(in[i] == '\n' ? ' ' : in[i]);
   }
+  return s;
+}
 
-  // XML entities, in this order (so "&amp;lt;" becomes "<" but "&amp;quot;" "&quot;").
-  if (s.find('&') != std::string::npos) {
-    s = replace_all(std::move(s), "&quot;", "\"");
-    s = replace_all(std::move(s), "&amp;", "&");
-    s = replace_all(std::move(s), "&lt;", "<");
-    s = replace_all(std::move(s), "&gt;", ">");
-  }
+// XML entities, in this order (so "&amp;lt;" becomes "<" but "&amp;quot;" "&quot;").
+std::string unescape_xml(std::string s) {
+  if (s.find('&') == std::string::npos) return s;
+  s = replace_all(std::move(s), "&quot;", "\"");
+  s = replace_all(std::move(s), "&amp;", "&");
+  s = replace_all(std::move(s), "&lt;", "<");
+  s = replace_all(std::move(s), "&gt;", ">");
+  return s;
+}
 
-  // f" {s} " and punctuation tokenization: " \1 " around each character of the class.
+// f" {s} " and punctuation tokenization: " \1 " around each character of the class.
+std::string pad_western_punctuation(const std::string& s) {
   std::string t;
   t.reserve(s.size() * 2 + 2);
   t.push_back(' ');
@@ -99,14 +103,13 @@ std::string normalize_western(const std::string& in) {
     }
   }
   t.push_back(' ');
+  return t;
+}
 
-  // Possessives: "'s " -> " 's ". The second rule, "'s$" -> " 's", never fires: the
-  // padded text always ends in a space.
-  t = replace_all(std::move(t), "'s ", " 's ");
-
-  // ([^0-9])([\.,]) -> "\1 \2 ": period and comma unless preceded by a digit. The
-  // byte before an ASCII '.' or ',' is the last byte of the preceding character.
-  s.clear();
+// ([^0-9])([\.,]) -> "\1 \2 ": period and comma unless preceded by a digit. The byte
+// before an ASCII '.' or ',' is the last byte of the preceding character.
+std::string split_period_comma_after_non_digit(const std::string& t) {
+  std::string s;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (i + 1 < t.size() && (t[i + 1] == '.' || t[i + 1] == ',') && !is_digit(t[i])) {
       s.push_back(t[i]);
@@ -118,10 +121,13 @@ std::string normalize_western(const std::string& in) {
       s.push_back(t[i]);
     }
   }
+  return s;
+}
 
-  // ([\.,])([^0-9]) -> " \1 \2": unless followed by a digit. The match consumes the
-  // whole following character before the search resumes.
-  t.clear();
+// ([\.,])([^0-9]) -> " \1 \2": unless followed by a digit. The match consumes the whole
+// following character before the search resumes.
+std::string split_period_comma_before_non_digit(const std::string& s) {
+  std::string t;
   for (std::size_t i = 0; i < s.size();) {
     if ((s[i] == '.' || s[i] == ',') && i + 1 < s.size() && !is_digit(s[i + 1])) {
       const std::size_t next = i + 1 + util::sequence_length(static_cast<unsigned char>(s[i + 1]));
@@ -135,9 +141,12 @@ std::string normalize_western(const std::string& in) {
       ++i;
     }
   }
+  return t;
+}
 
-  // ([0-9])(-) -> "\1 \2 ": dash after a digit.
-  s.clear();
+// ([0-9])(-) -> "\1 \2 ": dash after a digit.
+std::string split_dash_after_digit(const std::string& t) {
+  std::string s;
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (is_digit(t[i]) && i + 1 < t.size() && t[i + 1] == '-') {
       s.push_back(t[i]);
@@ -150,6 +159,15 @@ std::string normalize_western(const std::string& in) {
     }
   }
   return s;
+}
+
+// _normalize_general_and_western.
+std::string normalize_western(const std::string& in) {
+  std::string t = pad_western_punctuation(unescape_xml(join_line_breaks(in)));
+  // Possessives: "'s " -> " 's ". The second rule, "'s$" -> " 's", never fires: the
+  // padded text always ends in a space.
+  t = replace_all(std::move(t), "'s ", " 's ");
+  return split_dash_after_digit(split_period_comma_before_non_digit(split_period_comma_after_non_digit(t)));
 }
 
 // _normalize_asian. Every rule puts spaces around single characters of a set, so the

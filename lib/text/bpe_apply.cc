@@ -1,6 +1,8 @@
 #include "text/bpe_apply.h"
 
+#include "util/cli.h"
 #include "util/error.h"
+#include "util/option_range.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {
@@ -283,6 +285,14 @@ void BpeApplier::recursive_split(const std::string& segment, bool final, std::ve
   } else {
     recursive_split(right, final, out);
   }
+}
+
+void BpeApplyOptions::validate() const {
+  if (codes.empty()) throw util::UsageError("nmt-bpe apply needs --codes FILE");
+  util::check_range("merges", merges, -1, 1000000000);
+  util::check_range<std::int64_t>("vocabulary-threshold", vocabulary_threshold, 0, 1000000000000000000);
+  util::check_range("num-workers", num_workers, -1, util::kMaxThreads);
+  if (separator.empty()) throw util::UsageError("--separator must not be empty");
 }
 
 }  // namespace rnnsearch::text

@@ -34,6 +34,17 @@ struct BpeApplyOptions {
   std::unordered_map<std::string, std::int64_t> vocabulary;  // token -> count; empty = no filter
   std::int64_t vocabulary_threshold = 0;  // tokens with a lower count count as unknown
   std::vector<std::string> glossaries;    // literal words kept whole; none may be empty
+
+  // What nmt-bpe apply reads and writes (text/bpe_files.h); BpeApplier uses none of it.
+  std::string codes;             // codes file from nmt-bpe learn or subword-nmt (required)
+  std::string input = "-";       // tokenized text; "-" = stdin
+  std::string output = "-";      // "-" = stdout
+  int merges = -1;               // use only the first N merges; -1 = all
+  std::string vocabulary_file;   // read into `vocabulary` when given
+  int num_workers = 0;           // threads when above 0, instead of the pipeline's
+
+  // Throws util::UsageError naming the option, its range and the value received.
+  void validate() const;
 };
 
 class BpeApplier {

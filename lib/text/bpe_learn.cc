@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "util/cli.h"
+#include "util/option_range.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {
@@ -179,6 +181,12 @@ std::vector<WordCount> count_words(const std::vector<std::string>& paths, LineBr
   WordCounter counter(breaks);
   for (const std::string& path : paths) counter.add_file(path, invalid, progress);
   return counter.counts();
+}
+
+void BpeLearnOptions::validate() const {
+  util::check_range("symbols", symbols, 0, 10000000);
+  util::check_range("min-frequency", min_frequency, 0, 1000000000);
+  util::check_range("num-workers", num_workers, -1, util::kMaxThreads);
 }
 
 }  // namespace rnnsearch::text

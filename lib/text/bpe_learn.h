@@ -24,6 +24,16 @@ struct BpeLearnOptions {
   int symbols = 10000;       // merges to learn (--symbols)
   int min_frequency = 2;     // stop when no pair occurs this often (--min-frequency)
   bool total_symbols = false;  // subtract the distinct characters from `symbols` (--total-symbols)
+
+  // What nmt-bpe learn reads and writes (text/bpe_files.h); learn_bpe uses none of it.
+  std::vector<std::string> inputs;  // tokenized text, joint BPE when several; empty = stdin
+  std::string output = "-";         // the codes file; "-" = stdout
+  bool dict_input = false;          // the inputs hold "word count" lines instead of text
+  bool replace_invalid = false;     // U+FFFD for invalid UTF-8 instead of an error
+  int num_workers = 1;              // accepted for subword-nmt compatibility: learning runs on one thread
+
+  // Throws util::UsageError naming the option, its range and the value received.
+  void validate() const;
 };
 
 // Learns merges from word counts (order does not matter); `progress` counts the merges.

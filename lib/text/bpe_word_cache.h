@@ -15,7 +15,8 @@ namespace rnnsearch::text {
 
 class BpeWordCache {
  public:
-  // FNV-1a, mixed; pass the same value to find() and insert().
+  // util::hash_bytes (8 bytes at a time, multiply-xorshift mixed); pass the same value to
+  // find() and insert(). The low bits pick the shard, the rest the slot.
   static std::size_t hash(std::string_view word);
 
   // Appends the cached value of `word` to `out`; false when absent.

@@ -259,51 +259,88 @@ std::optional<CleanDrop> judge_pair(std::string_view side1, std::string_view sid
   return std::nullopt;
 }
 
-CleanSummary clean_corpus(const CleanOptions& cfg, util::ProgressMeter* progress) {
-  cfg.validate();
-  CorpusInput input1(cfg.input_path(cfg.lang1)), input2(cfg.input_path(cfg.lang2));
-  util::LineReader& reader1 = input1.reader();
-  util::LineReader& reader2 = input2.reader();
-  std::vector<std::unique_ptr<util::LineReader>> aligned_readers;
-  for (const auto& file : cfg.aligned) {
-    aligned_readers.push_back(std::make_unique<util::LineReader>(file.input, util::InvalidUtf8::kKeep));
-    aligned_readers.back()->keep_carriage_returns();  // passed on byte for byte
-  }
-  util::AtomicFileWriter output1(cfg.output_path(cfg.lang1)), output2(cfg.output_path(cfg.lang2));
-  std::unique_ptr<util::AtomicFileWriter> retained;
-  if (!cfg.retained.empty()) retained = std::make_unique<util::AtomicFileWriter>(cfg.retained);
-  std::vector<std::unique_ptr<util::AtomicFileWriter>> aligned_outputs;
-  for (const auto& file : cfg.aligned) aligned_outputs.push_back(std::make_unique<util::AtomicFileWriter>(file.output));
+namespace {
 
-  CleanSummary summary;
-  bool factored = false;
-  std::string line1, line2, lowered1, lowered2, side1, side2;
-  std::vector<std::string> aligned_lines(cfg.aligned.size());
-  for (;;) {
-    bool more;
-    try {
-      more = util::next_in_step(reader1, line1, reader2, line2);
-    } catch (const util::Error&) {
-      input1.finish();  // a gzip failure explains short input better than the line counts
-      input2.finish();
-      throw;
+// The --aligned input files, read in step with the corpus.
+class AlignedInputs {
+ public:
+  explicit AlignedInputs(const std::vector<AlignedFile>& files) : lines_(files.size()) {
+    for (const auto& file : files) {
+      readers_.push_back(std::make_unique<util::LineReader>(file.input, util::InvalidUtf8::kKeep));
+      readers_.back()->keep_carriage_returns();  // passed on byte for byte
     }
-    if (!more) break;
-    const std::size_t line_number = reader1.line_number();
-    for (std::size_t k = 0; k < aligned_readers.size(); ++k) {
-      if (!aligned_readers[k]->next(aligned_lines[k])) {
-        util::throw_line_count_mismatch(aligned_readers[k]->name(), aligned_readers[k]->line_number(), reader1.name(),
-                                        count_to_end(reader1));
+  }
+  // The next line of every file; throws when one ends before `corpus`, which has a line.
+  void next(util::LineReader& corpus) {
+    for (std::size_t k = 0; k < readers_.size(); ++k) {
+      if (!readers_[k]->next(lines_[k])) {
+        util::throw_line_count_mismatch(readers_[k]->name(), readers_[k]->line_number(), corpus.name(),
+                                        count_to_end(corpus));
       }
     }
-    ++summary.read;
-    if (progress) progress->advance();
-    if (line_number == 1) factored = is_factored(line1, line2);
-    if (invalid_utf8(line1, reader1, cfg.drop_invalid_utf8) || invalid_utf8(line2, reader2, cfg.drop_invalid_utf8)) {
-      ++summary[CleanDrop::kInvalidUtf8];
-      continue;
+  }
+  const std::vector<std::string>& lines() const { return lines_; }
+  // Throws when a file has lines left after `corpus` ended.
+  void check_ended(const util::LineReader& corpus) {
+    for (auto& reader : readers_) {
+      std::string extra;
+      if (reader->next(extra)) {
+        util::throw_line_count_mismatch(corpus.name(), corpus.line_number(), reader->name(), count_to_end(*reader));
+      }
     }
-    if (cfg.lowercase) {
+  }
+
+ private:
+  std::vector<std::unique_ptr<util::LineReader>> readers_;
+  std::vector<std::string> lines_;
+};
+
+// Every file clean_corpus writes but the summary, each atomically, committed together.
+class CleanOutputs {
+ public:
+  explicit CleanOutputs(const CleanOptions& cfg)
+      : side1_(cfg.output_path(cfg.lang1)), side2_(cfg.output_path(cfg.lang2)) {
+    if (!cfg.retained.empty()) retained_ = std::make_unique<util::AtomicFileWriter>(cfg.retained);
+    for (const auto& file : cfg.aligned) aligned_.push_back(std::make_unique<util::AtomicFileWriter>(file.output));
+  }
+  // A kept pair: its cleaned sides, its line number and the --aligned files' lines.
+  void write(const std::string& side1, const std::string& side2, std::size_t line_number,
+             const std::vector<std::string>& aligned_lines) {
+    side1_.write_line(side1);
+    side2_.write_line(side2);
+    if (retained_) retained_->write_line(std::to_string(line_number));
+    for (std::size_t k = 0; k < aligned_.size(); ++k) aligned_[k]->write_line(aligned_lines[k]);
+  }
+  void commit() {
+    side1_.commit();
+    side2_.commit();
+    if (retained_) retained_->commit();
+    for (auto& output : aligned_) output->commit();
+  }
+
+ private:
+  util::AtomicFileWriter side1_, side2_;
+  std::unique_ptr<util::AtomicFileWriter> retained_;
+  std::vector<std::unique_ptr<util::AtomicFileWriter>> aligned_;
+};
+
+// The next pair of lines; false at the end of both sides.
+bool next_pair(CorpusInput& input1, CorpusInput& input2, std::string& line1, std::string& line2) {
+  try {
+    return util::next_in_step(input1.reader(), line1, input2.reader(), line2);
+  } catch (const util::Error&) {
+    input1.finish();  // a gzip failure explains short input better than the line counts
+    input2.finish();
+    throw;
+  }
+}
+
+// One pair's sides as the rules see them: lowercased when asked, then cleaned.
+struct CleanedPair {
+  std::string lowered1, lowered2, side1, side2;
+
+  void clean(const std::string& line1, const std::string& line2, bool factored, bool lowercase) {
+    if (lowercase) {
       lowered1 = perl_lowercase(line1);
       lowered2 = perl_lowercase(line2);
       clean_side(lowered1, factored, side1);
@@ -312,43 +349,69 @@ CleanSummary clean_corpus(const CleanOptions& cfg, util::ProgressMeter* progress
       clean_side(line1, factored, side1);
       clean_side(line2, factored, side2);
     }
-    std::optional<CleanDrop> drop;
-    try {
-      drop = judge_pair(side1, side2, cfg);
-    } catch (const UndefinedRatio& e) {
-      throw util::Error(e.side == 1 ? reader1.name() : reader2.name(), line_number,
-                        std::string(e.what()) + " (clean-corpus-n.perl dies here too); use MIN 1 or -ignore-ratio");
+  }
+};
+
+// judge_pair, with an undefined ratio reported at its file and line.
+std::optional<CleanDrop> judge_line(const CleanedPair& pair, const CleanOptions& cfg, const util::LineReader& reader1,
+                                    const util::LineReader& reader2, std::size_t line_number) {
+  try {
+    return judge_pair(pair.side1, pair.side2, cfg);
+  } catch (const UndefinedRatio& e) {
+    throw util::Error(e.side == 1 ? reader1.name() : reader2.name(), line_number,
+                      std::string(e.what()) + " (clean-corpus-n.perl dies here too); use MIN 1 or -ignore-ratio");
+  }
+}
+
+void check_blank_factors(const CleanedPair& pair, const util::LineReader& reader1, const util::LineReader& reader2,
+                         std::size_t line_number) {
+  const std::string blank = "a blank factor (\" |\" or \"||\"): ";
+  if (has_blank_factor(pair.side1)) throw util::Error(reader1.name(), line_number, blank + pair.side1);
+  if (has_blank_factor(pair.side2)) throw util::Error(reader2.name(), line_number, blank + pair.side2);
+}
+
+}  // namespace
+
+CleanSummary clean_corpus(const CleanOptions& cfg, util::ProgressMeter* progress) {
+  cfg.validate();
+  CorpusInput input1(cfg.input_path(cfg.lang1)), input2(cfg.input_path(cfg.lang2));
+  util::LineReader& reader1 = input1.reader();
+  util::LineReader& reader2 = input2.reader();
+  AlignedInputs aligned(cfg.aligned);
+  CleanOutputs outputs(cfg);
+
+  CleanSummary summary;
+  bool factored = false;
+  std::string line1, line2;
+  CleanedPair pair;
+  while (next_pair(input1, input2, line1, line2)) {
+    const std::size_t line_number = reader1.line_number();
+    aligned.next(reader1);
+    ++summary.read;
+    if (progress) progress->advance();
+    if (line_number == 1) factored = is_factored(line1, line2);
+    if (invalid_utf8(line1, reader1, cfg.drop_invalid_utf8) || invalid_utf8(line2, reader2, cfg.drop_invalid_utf8)) {
+      ++summary[CleanDrop::kInvalidUtf8];
+      continue;
     }
-    if (drop) {
+    pair.clean(line1, line2, factored, cfg.lowercase);
+    if (const std::optional<CleanDrop> drop = judge_line(pair, cfg, reader1, reader2, line_number)) {
       ++summary[*drop];
       continue;
     }
-    const std::string blank = "a blank factor (\" |\" or \"||\"): ";
-    if (has_blank_factor(side1)) throw util::Error(reader1.name(), line_number, blank + side1);
-    if (has_blank_factor(side2)) throw util::Error(reader2.name(), line_number, blank + side2);
+    check_blank_factors(pair, reader1, reader2, line_number);
     ++summary.kept;
-    output1.write_line(side1);
-    output2.write_line(side2);
-    if (retained) retained->write_line(std::to_string(line_number));
-    for (std::size_t k = 0; k < aligned_outputs.size(); ++k) aligned_outputs[k]->write_line(aligned_lines[k]);
+    outputs.write(pair.side1, pair.side2, line_number, aligned.lines());
   }
   input1.finish();
   input2.finish();
-  for (auto& reader : aligned_readers) {
-    std::string extra;
-    if (reader->next(extra)) {
-      util::throw_line_count_mismatch(reader1.name(), reader1.line_number(), reader->name(), count_to_end(*reader));
-    }
-  }
+  aligned.check_ended(reader1);
   std::unique_ptr<util::AtomicFileWriter> summary_output;
   if (!cfg.summary_file.empty()) {
     summary_output = std::make_unique<util::AtomicFileWriter>(cfg.summary_file);
     summary_output->write(summary_table(summary));
   }
-  output1.commit();
-  output2.commit();
-  if (retained) retained->commit();
-  for (auto& output : aligned_outputs) output->commit();
+  outputs.commit();
   if (summary_output) summary_output->commit();
   return summary;
 }

@@ -189,6 +189,110 @@ std::string squeeze_spaces(const std::string& text) {
   return out;
 }
 
+// The line as the script sees it before joining: one space at each end, @-@ joined,
+// the escapes undone when asked.
+std::string spaced_text(std::string_view line, bool unescape) {
+  std::string text;
+  text.reserve(line.size() + 2);
+  text.push_back(' ');
+  text.append(line);
+  text.push_back(' ');
+  replace_all(text, " @-@ ", "-");
+  if (unescape) unescape_in_place(text);
+  return text;
+}
+
+// The joined line as it grows: each word goes after `prepend_`, the space (or nothing)
+// the previous word left for it.
+class JoinedText {
+ public:
+  explicit JoinedText(std::size_t capacity) { out_.reserve(capacity); }
+
+  // The word sticks to the previous one; the next gets a space.
+  void attach_left(std::string_view w) {
+    out_.append(w);
+    prepend_ = " ";
+  }
+  // The word is spaced from the previous one; the next sticks to it.
+  void attach_right(std::string_view w) {
+    out_.append(prepend_);
+    out_.append(w);
+    prepend_ = "";
+  }
+  // Spaced on both sides.
+  void append_spaced(std::string_view w) {
+    out_.append(prepend_);
+    out_.append(w);
+    prepend_ = " ";
+  }
+  void append_prepend() { out_.append(prepend_); }
+  void append_space() { out_.push_back(' '); }
+  // How many quotes of this kind the line has had (per kind, in order of first sight).
+  int& quote_count(std::string_view kind) {
+    for (auto& [k, count] : quote_counts_) {
+      if (k == kind) return count;
+    }
+    return quote_counts_.emplace_back(kind, 0).second;
+  }
+  const std::string& text() const { return out_; }
+
+ private:
+  std::string out_;
+  std::string_view prepend_ = " ";
+  std::vector<std::pair<std::string_view, int>> quote_counts_;
+};
+
+// English contraction: don 't -> don't
+bool is_english_contraction(const std::vector<std::string_view>& words, std::size_t i) {
+  const std::string_view w = words[i];
+  return i > 0 && w.size() > 1 && w[0] == '\'' && is_alpha(second_code_point(w)) && !words[i - 1].empty() &&
+         is_alnum(last_code_point(words[i - 1]));
+}
+
+// Czech decimal: 3 , 5 -> 3 ,5 (the comma already attached)
+bool is_czech_decimal(const std::vector<std::string_view>& words, std::size_t i) {
+  return i > 1 && all_ascii_digits(words[i - 2]) && (words[i - 1] == "." || words[i - 1] == ",") &&
+         all_ascii_digits(words[i]);
+}
+
+// French / Italian elision: l' homme -> l'homme
+bool is_elision(const std::vector<std::string_view>& words, std::size_t i) {
+  const std::string_view w = words[i];
+  return i + 2 <= words.size() && w.size() > 1 && w.back() == '\'' && is_alpha(second_last_code_point(w)) &&
+         !words[i + 1].empty() && is_alpha(first_code_point(words[i + 1]));
+}
+
+// Czech "-li" and e-mail: the dash joins both sides
+bool is_czech_dash_join(const std::vector<std::string_view>& words, std::size_t i) {
+  const std::string_view w = words[i];
+  return i + 3 < words.size() && !w.empty() && is_alpha(last_code_point(w)) &&
+         (words[i + 1] == "-" || words[i + 1] == "\xE2\x80\x93") &&
+         (equals_ignoring_ascii_case(words[i + 2], "li") ||
+          (words[i + 2].size() >= 4 && equals_ignoring_ascii_case(words[i + 2].substr(0, 4), "mail")));
+}
+
+// Quotes alternate between opening (attached right) and closing (attached left), counted
+// per kind; Czech „ always opens and “ always closes.
+void join_quote(const std::vector<std::string_view>& words, std::size_t i, bool english, bool czech,
+                JoinedText& joined) {
+  const std::string_view w = words[i];
+  const std::string_view kind = all_code_points(w, is_double_curly_quote) ? "\"" : w;
+  int& count = joined.quote_count(kind);
+  if (czech && w == "\xE2\x80\x9E") count = 0;  // „ opens in Czech
+  if (czech && w == "\xE2\x80\x9C") count = 1;  // “ closes in Czech
+  if (count % 2 == 0) {
+    if (english && w == "'" && i > 0 && !words[i - 1].empty() && words[i - 1].back() == 's') {
+      joined.attach_left(w);  // possessive: the Jones ' house (the count is left alone)
+    } else {
+      joined.attach_right(w);
+      ++count;
+    }
+  } else {
+    joined.attach_left(w);
+    ++count;
+  }
+}
+
 }  // namespace
 
 Detokenizer::Detokenizer(DetokenizerOptions options) : options_(std::move(options)) {
@@ -205,94 +309,39 @@ std::string Detokenizer::detokenize(std::string_view raw_line) const {
   }
   if (is_tag_line(raw_line) || is_blank_line(raw_line)) return std::string(raw_line);
 
-  std::string text;
-  text.reserve(raw_line.size() + 2);
-  text.push_back(' ');
-  text.append(raw_line);
-  text.push_back(' ');
-  replace_all(text, " @-@ ", "-");
-  if (options_.unescape) unescape_in_place(text);
-
+  const std::string text = spaced_text(raw_line, options_.unescape);
   std::vector<std::string_view> words;
   split_on_spaces(text, words);
   const std::size_t n = words.size();
-
-  std::vector<std::pair<std::string_view, int>> quote_counts;
-  auto quote_count = [&quote_counts](std::string_view kind) -> int& {
-    for (auto& [k, count] : quote_counts) {
-      if (k == kind) return count;
-    }
-    return quote_counts.emplace_back(kind, 0).second;
-  };
-
-  std::string out;
-  out.reserve(text.size() + 8);
-  std::string_view prepend = " ";
-  auto attach_left = [&](std::string_view w) {
-    out.append(w);
-    prepend = " ";
-  };
-  auto attach_right = [&](std::string_view w) {
-    out.append(prepend);
-    out.append(w);
-    prepend = "";
-  };
-
+  JoinedText joined(text.size() + 8);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string_view w = words[i];
     if (!w.empty() && is_cjk(first_code_point(w))) {
       const std::string_view prev = i > 0 ? words[i - 1] : std::string_view();
-      if (prev.empty() || !is_cjk(last_code_point(prev))) out.append(prepend);
-      attach_left(w);
+      if (prev.empty() || !is_cjk(last_code_point(prev))) joined.append_prepend();
+      joined.attach_left(w);
     } else if (all_code_points(w, is_opening)) {
-      attach_right(w);
+      joined.attach_right(w);
     } else if (all_code_points(w, is_closing)) {
-      if (rules_ == Rules::fr && is_french_spaced(w)) out.push_back(' ');
-      attach_left(w);
-    } else if (rules_ == Rules::en && i > 0 && w.size() > 1 && w[0] == '\'' &&
-               is_alpha(second_code_point(w)) && !words[i - 1].empty() &&
-               is_alnum(last_code_point(words[i - 1]))) {
-      attach_left(w);  // English contraction: don 't -> don't
-    } else if (rules_ == Rules::cs && i > 1 && all_ascii_digits(words[i - 2]) &&
-               (words[i - 1] == "." || words[i - 1] == ",") && all_ascii_digits(w)) {
-      attach_left(w);  // Czech decimal: 3 , 5 -> 3 ,5 (the comma already attached)
-    } else if ((rules_ == Rules::fr || rules_ == Rules::it) && i + 2 <= n && w.size() > 1 &&
-               w.back() == '\'' && is_alpha(second_last_code_point(w)) &&
-               !words[i + 1].empty() && is_alpha(first_code_point(words[i + 1]))) {
-      attach_right(w);  // French / Italian elision: l' homme -> l'homme
-    } else if (rules_ == Rules::cs && i + 3 < n && !w.empty() && is_alpha(last_code_point(w)) &&
-               (words[i + 1] == "-" || words[i + 1] == "\xE2\x80\x93") &&
-               (equals_ignoring_ascii_case(words[i + 2], "li") ||
-                (words[i + 2].size() >= 4 && equals_ignoring_ascii_case(words[i + 2].substr(0, 4), "mail")))) {
-      out.append(prepend);  // Czech "-li" and e-mail: the dash joins both sides
-      out.append(w);
-      out.append(words[i + 1]);
-      prepend = "";
+      if (rules_ == Rules::fr && is_french_spaced(w)) joined.append_space();
+      joined.attach_left(w);
+    } else if (rules_ == Rules::en && is_english_contraction(words, i)) {
+      joined.attach_left(w);
+    } else if (rules_ == Rules::cs && is_czech_decimal(words, i)) {
+      joined.attach_left(w);
+    } else if ((rules_ == Rules::fr || rules_ == Rules::it) && is_elision(words, i)) {
+      joined.attach_right(w);
+    } else if (rules_ == Rules::cs && is_czech_dash_join(words, i)) {
+      joined.attach_right(w);
+      joined.attach_right(words[i + 1]);
       ++i;
     } else if (all_code_points(w, is_quote)) {
-      const std::string_view kind = all_code_points(w, is_double_curly_quote) ? "\"" : w;
-      int& count = quote_count(kind);
-      if (rules_ == Rules::cs && w == "\xE2\x80\x9E") count = 0;  // „ opens in Czech
-      if (rules_ == Rules::cs && w == "\xE2\x80\x9C") count = 1;  // “ closes in Czech
-      if (count % 2 == 0) {
-        if (rules_ == Rules::en && w == "'" && i > 0 && !words[i - 1].empty() &&
-            words[i - 1].back() == 's') {
-          attach_left(w);  // possessive: the Jones ' house (the count is left alone)
-        } else {
-          attach_right(w);
-          ++count;
-        }
-      } else {
-        attach_left(w);
-        ++count;
-      }
+      join_quote(words, i, rules_ == Rules::en, rules_ == Rules::cs, joined);
     } else {
-      out.append(prepend);
-      out.append(w);
-      prepend = " ";
+      joined.append_spaced(w);
     }
   }
-  return squeeze_spaces(out);
+  return squeeze_spaces(joined.text());
 }
 
 }  // namespace rnnsearch::text

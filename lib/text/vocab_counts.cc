@@ -5,6 +5,7 @@
 
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/option_range.h"
 
 namespace rnnsearch::text {
 namespace {
@@ -26,6 +27,10 @@ bool parse_count(std::string_view s, std::int64_t& value) {
 
 }  // namespace
 
+void VocabOptions::validate() const {
+  util::check_range<std::int64_t>("min-count", min_count, 0, 1000000000000000000);
+}
+
 std::vector<WordCount> sorted_vocab(const std::vector<WordCount>& counts, const VocabOptions& options) {
   std::vector<WordCount> vocab;
   for (const WordCount& wc : counts) {
@@ -39,6 +44,7 @@ std::vector<WordCount> sorted_vocab(const std::vector<WordCount>& counts, const 
 
 std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options,
                                    util::InvalidUtf8 invalid, util::ProgressMeter* progress) {
+  options.validate();
   WordCounter counter(LineBreaks::kSplitlines);
   for (const std::string& path : paths) counter.add_file(path, invalid, progress);
   return sorted_vocab(counter.counts(), options);

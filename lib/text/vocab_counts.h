@@ -15,11 +15,14 @@ namespace rnnsearch::text {
 struct VocabOptions {
   std::int64_t min_count = 0;  // drop tokens seen fewer times (0 keeps all)
   std::size_t max_size = 0;    // keep at most this many entries (0 = no limit)
+
+  // Throws util::UsageError for a negative --min-count (or one past 10^18).
+  void validate() const;
 };
 
 // The counts sorted as get_vocab sorts them, then filtered by `options`.
 std::vector<WordCount> sorted_vocab(const std::vector<WordCount>& counts, const VocabOptions& options = {});
-// Counts every file in turn ("-" = stdin) and sorts.
+// Validates `options`, counts every file in turn ("-" = stdin) and sorts.
 std::vector<WordCount> build_vocab(const std::vector<std::string>& paths, const VocabOptions& options = {},
                                    util::InvalidUtf8 invalid = util::InvalidUtf8::kError,
                                    util::ProgressMeter* progress = nullptr);

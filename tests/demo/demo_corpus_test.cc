@@ -174,12 +174,21 @@ BOOST_AUTO_TEST_CASE(the_pairs_show_the_grammar) {
 
 BOOST_AUTO_TEST_CASE(bad_configurations_name_the_option) {
   auto config = sizes(-1, 0, 0);
+  config.output_dir = "corpus";
   BOOST_CHECK_EXCEPTION(config.validate(), std::exception, [](const std::exception& e) {
     return std::string(e.what()).find("--train must be in [0, 10000000], got -1") != std::string::npos;
   });
   config = sizes(1, 1, 1);
+  config.output_dir = "corpus";
   config.target_language = config.source_language;
   BOOST_CHECK_THROW(config.validate(), std::exception);
+}
+
+BOOST_AUTO_TEST_CASE(writing_needs_an_output_directory) {
+  auto config = sizes(1, 1, 1);
+  BOOST_CHECK_EXCEPTION(demo::write_generated_corpus(config), std::exception, [](const std::exception& e) {
+    return std::string(e.what()) == "--output-dir is required";
+  });
 }
 
 BOOST_AUTO_TEST_SUITE_END()
