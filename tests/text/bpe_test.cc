@@ -183,7 +183,10 @@ BOOST_AUTO_TEST_CASE(threads_share_one_applier) {
 BOOST_AUTO_TEST_CASE(golden_small_val_en) {
   if (!rt::require_shared(golden("small/codes.500.val-en"))) return;
   const auto en = file_lines(golden("input/val.tok.en"));
-  const BpeCodes codes = learn_bpe(count_words({golden("input/val.tok.en")}), BpeLearnOptions{500, 2, false});
+  BpeLearnOptions options;
+  options.symbols = 500;
+  options.min_frequency = 2;
+  const BpeCodes codes = learn_bpe(count_words({golden("input/val.tok.en")}), options);
   BOOST_TEST(codes_text(codes) == rt::read_file(golden("small/codes.500.val-en")));
   BpeApplier bpe(read_bpe_codes(golden("small/codes.500.val-en")));
   const std::string out_en = apply_lines(bpe, en);
