@@ -5,7 +5,6 @@
 //   nmt-align eval -g gold.align -a gdfa.align
 // Each subcommand is a table of options bound to its options struct and one call of lib/align.
 #include <cstdio>
-#include <iostream>
 #include <map>
 
 #include "align/eval_files.h"
@@ -39,23 +38,10 @@ constexpr const char* kAttentionSourceHelp =
     "the weights to read: decoder (the attention of translation), head (the alignment head of nmt-train "
     "--alignment-head) or auto (head when the model has one)";
 
-// po::value bound to `field`, --help showing its value now (the options struct's default) as the default.
-template <class T>
-po::typed_value<T>* defaulted(T* field) {
-  return po::value(field)->default_value(*field);
-}
-
 // Adds the common options and parses; true when --help or --version was answered.
 bool parse(const std::vector<std::string>& args, po::options_description& options, util::CommonOptions& common) {
   util::add_common_options(options, common);
   return util::parse_command_line(kTool, args, options, common);
-}
-
-// A library call's notes on stderr, each after `prefix`, unless --quiet.
-align::Notes to_stderr(const util::CommonOptions& common, const std::string& prefix = "nmt-align: ") {
-  return [quiet = common.quiet, prefix](const std::string& line) {
-    if (!quiet) std::cerr << prefix << line << "\n";
-  };
 }
 
 void extract(const std::vector<std::string>& args) {
@@ -68,19 +54,19 @@ void extract(const std::vector<std::string>& args) {
       ("model,m", po::value(&cfg.model), "model file written by nmt-train (required)")
       ("source,s", po::value(&cfg.source), "source sentences, BPE'd as in training (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
-      ("output,o", defaulted(&cfg.output), "alignments (- = stdout; a file is written atomically)")
-      ("mode", defaulted(&mode), "hard, threshold or soft")
-      ("attention-source", defaulted(&cfg.attention_source), kAttentionSourceHelp)
+      ("output,o", util::defaulted(&cfg.output), "alignments (- = stdout; a file is written atomically)")
+      ("mode", util::defaulted(&mode), "hard, threshold or soft")
+      ("attention-source", util::defaulted(&cfg.attention_source), kAttentionSourceHelp)
       ("threshold", po::value(&rules.threshold)->default_value(rules.threshold, util::general(rules.threshold)),
        "attention weight a link needs in --mode threshold")
-      ("step", defaulted(&step),
+      ("step", util::defaulted(&step),
        "the attention standing for target word i: emit (the step predicting it) or next (the step reading it)")
-      ("merge", defaulted(&merge),
+      ("merge", util::defaulted(&merge),
        "pieces (link BPE pieces, then their words) or words (merge the weights to words first)")
-      ("eos", defaulted(&eos),
+      ("eos", util::defaulted(&eos),
        "the source </s> column: ignore, renormalize (the words' weights to sum 1) or null (a word attending "
        "most to </s> stays unaligned)")
-      ("mini-batch", defaulted(&cfg.extract.batch_size), "sentence pairs force-decoded together")
+      ("mini-batch", util::defaulted(&cfg.extract.batch_size), "sentence pairs force-decoded together")
       ("invert", po::bool_switch(&cfg.invert),
        "write links target index first (a reverse model's links in the forward direction's order)");
   if (parse(args, options, common)) return;
@@ -101,9 +87,9 @@ void symmetrize(const std::vector<std::string>& args) {
   options.add_options()
       ("input,i", po::value(&cfg.forward), "forward alignments (source-to-target model), source index first (required)")
       ("reverse,j", po::value(&cfg.reverse), "reverse alignments, also source index first (required)")
-      ("command,c", defaulted(&heuristic),
+      ("command,c", util::defaulted(&heuristic),
        "intersect, union, grow-diag, grow-diag-final, grow-diag-final-and, grow-diag-and")
-      ("output,o", defaulted(&cfg.output), "symmetrized alignments (- = stdout)");
+      ("output,o", util::defaulted(&cfg.output), "symmetrized alignments (- = stdout)");
   if (parse(args, options, common)) return;
   cfg.heuristic = align::parse_symmetrization(heuristic);
   align::symmetrize_files(cfg);
@@ -120,7 +106,7 @@ void combine(const std::vector<std::string>& args) {
        "reverse soft alignments (--mode soft of the target-to-source model) (required)")
       ("threshold", po::value(&cfg.threshold)->default_value(cfg.threshold, util::general(cfg.threshold)),
        "link a word pair when the mean of its two weights reaches this")
-      ("output,o", defaulted(&cfg.output), "links, source index first (- = stdout)");
+      ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)");
   if (parse(args, options, common)) return;
   align::combine_files(cfg);
 }
@@ -133,10 +119,10 @@ void ibm2(const std::vector<std::string>& args) {
   options.add_options()
       ("source,s", po::value(&cfg.source), "source sentences, tokenized (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
-      ("output,o", defaulted(&cfg.output), "links, source index first (- = stdout)")
+      ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)")
       ("reverse,r", po::bool_switch(&cfg.reverse),
        "generate the source from the target (fast_align -r); links still source first")
-      ("iterations,I", defaulted(&model.iterations), "EM iterations, the last one only reads off the links")
+      ("iterations,I", util::defaulted(&model.iterations), "EM iterations, the last one only reads off the links")
       ("p-null,p", po::value(&model.p_null)->default_value(model.p_null, "0.08"),
        "probability of aligning a word to NULL")
       ("tension,T", po::value(&model.tension)->default_value(model.tension, "4"), "starting diagonal tension")
@@ -144,12 +130,12 @@ void ibm2(const std::vector<std::string>& args) {
        "keep the tension instead of refitting it (fast_align without -o)")
       ("alpha,a", po::value(&model.alpha)->default_value(model.alpha, "0.01"),
        "Dirichlet prior on t(f|e), variational Bayes (0 = maximum likelihood, fast_align without -v)")
-      ("cache-mb", defaulted(&model.index_cache_mb),
+      ("cache-mb", util::defaulted(&model.index_cache_mb),
        "memory (MiB) for the table positions of the first pairs, found once instead of every iteration");
   if (parse(args, options, common)) return;
   model.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  align::ibm2_files(cfg, to_stderr(common, "nmt-align ibm2: "));
+  align::ibm2_files(cfg, util::stderr_notes(common, "nmt-align ibm2: "));
 }
 
 void eval(const std::vector<std::string>& args) {
@@ -162,7 +148,7 @@ void eval(const std::vector<std::string>& args) {
        "format 'SENT SRC_POS TGT_POS [S|P]', 1-based")
       ("alignment,a", po::value(&cfg.alignment), "alignments to score, line-aligned with the gold file (required)");
   if (parse(args, options, common)) return;
-  std::fputs(align::scores_report(align::eval_files(cfg, to_stderr(common))).c_str(), stdout);
+  std::fputs(align::scores_report(align::eval_files(cfg, util::stderr_notes(common, "nmt-align: "))).c_str(), stdout);
 }
 
 void heatmap(const std::vector<std::string>& args) {
@@ -174,15 +160,15 @@ void heatmap(const std::vector<std::string>& args) {
       ("model,m", po::value(&cfg.model), "model file written by nmt-train (required)")
       ("source,s", po::value(&cfg.source), "source sentences, BPE'd as in training (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
-      ("lines,l", defaulted(&cfg.lines), "the pairs to draw: 1-based line numbers, comma-separated")
-      ("attention-source", defaulted(&cfg.attention_source), kAttentionSourceHelp)
-      ("merge", defaulted(&merge),
+      ("lines,l", util::defaulted(&cfg.lines), "the pairs to draw: 1-based line numbers, comma-separated")
+      ("attention-source", util::defaulted(&cfg.attention_source), kAttentionSourceHelp)
+      ("merge", util::defaulted(&merge),
        "pieces (a cell per BPE piece pair) or words (a source word's pieces summed, a target word's averaged, "
        "labels without \"@@\")")
-      ("output,o", defaulted(&cfg.output), "the SVG file (- = stdout), written atomically");
+      ("output,o", util::defaulted(&cfg.output), "the SVG file (- = stdout), written atomically");
   if (parse(args, options, common)) return;
   cfg.merge_to = align::parse_merge_to(merge);
-  align::heatmap_files(cfg, to_stderr(common));
+  align::heatmap_files(cfg, util::stderr_notes(common, "nmt-align: "));
 }
 
 // The subcommand argv[1] names, or extract (argv[1] being its first option).

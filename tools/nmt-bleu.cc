@@ -10,6 +10,7 @@
 #include "util/error.h"
 
 namespace po = boost::program_options;
+using rnnsearch::util::defaulted;
 using rnnsearch::eval::EvalOptions;
 using rnnsearch::eval::SacrebleuArguments;
 
@@ -34,14 +35,12 @@ po::options_description io_options(EvalOptions& cfg, SacrebleuArguments& text) {
   po::options_description io("Input and output");
   io.add_options()
       ("input,i", po::value(&cfg.inputs)->multitoken(), "system output file(s); default: stdin, tab-separated systems")
-      ("num-refs", po::value(&cfg.num_refs)->default_value(cfg.num_refs),
-       "split each reference line on tabs into this many references (-nr)")
+      ("num-refs", defaulted(&cfg.num_refs), "split each reference line on tabs into this many references (-nr)")
       ("metrics,m", po::value(&cfg.metrics)->multitoken()->default_value(cfg.metrics, "bleu"),
        "metrics to compute: bleu chrf ter")
       ("sentence-level", po::bool_switch(&cfg.sentence_level), "one score per line (-sl)")
-      ("format,f", po::value(&cfg.format)->default_value(cfg.format),
-       "json or text (the SACREBLEU_FORMAT environment variable overrides it)")
-      ("width,w", po::value(&cfg.width)->default_value(cfg.width), "decimals of printed scores")
+      ("format,f", defaulted(&cfg.format), "json or text (the SACREBLEU_FORMAT environment variable overrides it)")
+      ("width,w", defaulted(&cfg.width), "decimals of printed scores")
       ("score-only,b", po::bool_switch(&cfg.score_only), "print only the score")
       ("short", po::bool_switch(&cfg.short_signature), "abbreviated signature (-sh)")
       ("encoding,e", po::value(&text.encoding)->default_value(text.encoding), "input encoding (only utf-8)")
@@ -52,11 +51,9 @@ po::options_description io_options(EvalOptions& cfg, SacrebleuArguments& text) {
 po::options_description bleu_options(EvalOptions& cfg, SacrebleuArguments& text) {
   po::options_description bleu("BLEU");
   bleu.add_options()
-      ("tokenize", po::value(&cfg.bleu_tokenize)->default_value(cfg.bleu_tokenize),
-       "tokenizer: 13a, intl, zh, char, none (-tok)")
+      ("tokenize", defaulted(&cfg.bleu_tokenize), "tokenizer: 13a, intl, zh, char, none (-tok)")
       ("lowercase", po::bool_switch(&cfg.bleu_lowercase), "case-insensitive BLEU (-lc)")
-      ("smooth-method,s", po::value(&cfg.bleu_smooth_method)->default_value(cfg.bleu_smooth_method),
-       "smoothing: exp, floor, add-k, none")
+      ("smooth-method,s", defaulted(&cfg.bleu_smooth_method), "smoothing: exp, floor, add-k, none")
       ("smooth-value", po::value(&text.smooth_value), "value for floor (default 0.1) and add-k (default 1) (-sv)")
       ("force", po::bool_switch(&cfg.bleu_force), "do not warn about tokenized-looking input");
   return bleu;
@@ -65,11 +62,9 @@ po::options_description bleu_options(EvalOptions& cfg, SacrebleuArguments& text)
 po::options_description chrf_options(EvalOptions& cfg) {
   po::options_description chrf("chrF");
   chrf.add_options()
-      ("chrf-char-order", po::value(&cfg.chrf_char_order)->default_value(cfg.chrf_char_order),
-       "character n-gram order (-cc)")
-      ("chrf-word-order", po::value(&cfg.chrf_word_order)->default_value(cfg.chrf_word_order),
-       "word n-gram order; 2 gives chrF++ (-cw)")
-      ("chrf-beta", po::value(&cfg.chrf_beta)->default_value(cfg.chrf_beta), "weight of recall against precision")
+      ("chrf-char-order", defaulted(&cfg.chrf_char_order), "character n-gram order (-cc)")
+      ("chrf-word-order", defaulted(&cfg.chrf_word_order), "word n-gram order; 2 gives chrF++ (-cw)")
+      ("chrf-beta", defaulted(&cfg.chrf_beta), "weight of recall against precision")
       ("chrf-whitespace", po::bool_switch(&cfg.chrf_whitespace), "keep whitespace in character n-grams")
       ("chrf-lowercase", po::bool_switch(&cfg.chrf_lowercase), "case-insensitive chrF")
       ("chrf-eps-smoothing", po::bool_switch(&cfg.chrf_eps_smoothing),
@@ -91,14 +86,13 @@ po::options_description statistics_options(EvalOptions& cfg, SacrebleuArguments&
   po::options_description stats("Confidence intervals and paired significance tests");
   stats.add_options()
       ("confidence", po::bool_switch(&cfg.confidence), "95% bootstrap confidence interval of one system (-ci)")
-      ("confidence-n", po::value(&cfg.confidence_n)->default_value(cfg.confidence_n), "bootstrap resamples (-cin)")
+      ("confidence-n", defaulted(&cfg.confidence_n), "bootstrap resamples (-cin)")
       ("paired-bs", po::bool_switch(&cfg.paired_bs),
        "paired bootstrap resampling: each -i system against the first (-pbs)")
-      ("paired-bs-n", po::value(&cfg.paired_bs_n)->default_value(cfg.paired_bs_n), "bootstrap resamples (-pbsn)")
+      ("paired-bs-n", defaulted(&cfg.paired_bs_n), "bootstrap resamples (-pbsn)")
       ("paired-ar", po::bool_switch(&cfg.paired_ar), "paired approximate randomization (-par)")
-      ("paired-ar-n", po::value(&cfg.paired_ar_n)->default_value(cfg.paired_ar_n), "randomization trials (-parn)")
-      ("paired-jobs,j", po::value(&cfg.paired_jobs)->default_value(cfg.paired_jobs),
-       "worker threads for the tests (0 = --threads)")
+      ("paired-ar-n", defaulted(&cfg.paired_ar_n), "randomization trials (-parn)")
+      ("paired-jobs,j", defaulted(&cfg.paired_jobs), "worker threads for the tests (0 = --threads)")
       ("seed", po::value(&text.seed), "random seed, or 'none' for one from the OS "
        "(default: $SACREBLEU_SEED, else 12345)");
   return stats;

@@ -62,7 +62,6 @@ int run(int argc, char** argv) {
                                           common)) {
     return rnnsearch::util::kExitOk;
   }
-  rnnsearch::util::check_range<std::size_t>("batch-lines", pipeline.batch_lines, 1, 1000000);
   cfg.escape = !no_escape;
   pipeline.threads = common.resolved_threads();
   pipeline.progress_tool = common.quiet ? "" : "nmt-tokenize";

@@ -140,6 +140,12 @@ bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& ar
   return false;
 }
 
+std::function<void(const std::string&)> stderr_notes(const CommonOptions& common, const std::string& prefix) {
+  return [quiet = common.quiet, prefix](const std::string& line) {
+    if (!quiet) std::cerr << prefix << line << "\n";
+  };
+}
+
 std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {

@@ -40,6 +40,17 @@ std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<st
 boost::program_options::typed_value<std::vector<std::string>>* fixed_arity_value(std::vector<std::string>* field,
                                                                                    unsigned count);
 
+// A value bound to `field` whose --help default is the field's value now (the options
+// struct's own default).
+template <class T>
+boost::program_options::typed_value<T>* defaulted(T* field) {
+  return boost::program_options::value(field)->default_value(*field);
+}
+
+// A library call's notes (one line each) for stderr, each after `prefix`, or nothing under
+// --quiet.
+std::function<void(const std::string&)> stderr_notes(const CommonOptions& common, const std::string& prefix);
+
 // What --help and --version print for a tool.
 struct ToolInfo {
   std::string name;          // "nmt-tokenize"

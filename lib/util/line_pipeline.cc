@@ -9,6 +9,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
+#include "util/option_range.h"
 #include "util/parallel.h"
 #include "util/progress_meter.h"
 
@@ -34,8 +35,11 @@ void transform_range(const std::function<std::string(std::string_view)>& transfo
 
 }  // namespace
 
+void LinePipelineOptions::validate() const { check_range<std::size_t>("batch-lines", batch_lines, 1, 1000000); }
+
 std::size_t map_lines(const std::string& input, const std::string& output, const LinePipelineOptions& options,
                       const std::function<std::string(std::string_view)>& transform) {
+  options.validate();
   LineReader reader(input, options.replace_invalid ? InvalidUtf8::kReplace : InvalidUtf8::kError);
   AtomicFileWriter writer(output);
   const bool interactive =

@@ -20,12 +20,16 @@ struct LinePipelineOptions {
   // Shows a count of lines done on stderr under this tool name when stderr is a terminal
   // (util::ProgressMeter) and neither end is; empty (as under --quiet) shows nothing.
   std::string progress_tool;
+
+  // Throws UsageError for batch_lines outside [1, 1000000] (--batch-lines).
+  void validate() const;
 };
 
 // Applies `transform` to every line of `input` ("-" = stdin) and writes the results to
 // `output` ("-" = stdout; a file is written atomically). `transform` must be safe to
 // call from several threads at once. An exception from `transform` is reported as
-// util::Error naming the input and the line. Returns the number of lines.
+// util::Error naming the input and the line. Validates `options` first. Returns the number
+// of lines.
 std::size_t map_lines(const std::string& input, const std::string& output, const LinePipelineOptions& options,
                       const std::function<std::string(std::string_view)>& transform);
 

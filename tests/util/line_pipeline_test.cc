@@ -35,6 +35,21 @@ BOOST_AUTO_TEST_CASE(keeps_order_and_line_count_on_several_threads) {
   BOOST_TEST(read_file(out) == expected);
 }
 
+BOOST_AUTO_TEST_CASE(options_validate_the_batch_size_before_any_output) {
+  TempDir dir;
+  const auto in = dir.write("in", "a\n");
+  const auto out = (dir.path() / "out").string();
+  LinePipelineOptions options;
+  options.batch_lines = 0;
+  try {
+    map_lines(in, out, options, [](std::string_view s) { return std::string(s); });
+    BOOST_FAIL("no error");
+  } catch (const UsageError& e) {
+    BOOST_TEST(std::string(e.what()) == "--batch-lines must be in [1, 1000000], got 0");
+  }
+  BOOST_TEST(!std::filesystem::exists(out));
+}
+
 BOOST_AUTO_TEST_CASE(a_failing_line_is_named_and_no_output_appears) {
   TempDir dir;
   const auto in = dir.write("in", "a\nb\nbad\nc\n");
