@@ -8,7 +8,8 @@
 # Covers a 600-update training (the benchmark configuration, validation with BLEU), a short
 # guided-alignment training and an alignment head on top of it, greedy, beam, n-best and
 # alignment decoding of the test set, nmt-align (hard, soft, heatmap, ibm2, symmetrize,
-# combine, eval), nmt-bleu (BLEU, chrF, TER, paired bootstrap), nmt-bpe and nmt-tokenize.
+# combine, eval), nmt-bleu (BLEU, chrF, TER, paired tests, confidence), nmt-by-length (table
+# and chart), nmt-bpe, nmt-tokenize and nmt-detokenize.
 # About 5 minutes on 2 cores.
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: scripts/check-unchanged.sh BIN OUT" >&2; exit 2; }
@@ -80,6 +81,10 @@ test_tgt=$data/test_2016_flickr.bpe.en
   -j 2 > bleu-paired-ar.txt
 "$bin/nmt-bleu" "$data/test_2016_flickr.tok.en" -i hyp-greedy.txt --confidence --confidence-n 200 -m bleu chrf \
   > bleu-confidence.txt
+"$bin/nmt-by-length" -s "$data/test_2016_flickr.tok.de" -r "$data/test_2016_flickr.tok.en" -i hyp-beam5.txt hyp-greedy.txt \
+  -n 'beam "5" & <co>' greedy --svg by-length.svg --bucket-width 5 --max-length 20 -o by-length.txt
+"$bin/nmt-by-length" -s "$data/test_2016_flickr.tok.de" -r "$data/test_2016_flickr.tok.en" -i hyp-greedy.txt -m chrf \
+  --decimals 3 -o by-length-chrf.txt
 
 sha256sum ./*.txt ./*.bin ./*.svg > SHA256SUMS
 wc -l < SHA256SUMS | sed 's/$/ files in SHA256SUMS/'

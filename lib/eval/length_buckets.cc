@@ -1,9 +1,9 @@
 #include "eval/length_buckets.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "util/error.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace rnnsearch::eval {
@@ -18,12 +18,6 @@ int words(const std::string& line) {
     in_word = !space;
   }
   return count;
-}
-
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
 }
 
 }  // namespace
@@ -146,11 +140,11 @@ std::string format_length_table(const LengthScores& scores, const std::string& m
   for (std::size_t b = 0; b < scores.buckets.size(); ++b) {
     std::vector<std::string> row = {scores.buckets[b].label, std::to_string(scores.buckets[b].segments.size())};
     total += scores.buckets[b].segments.size();
-    for (const auto& system : scores.scores) row.push_back(system[b].score < 0 ? "-" : fixed(system[b].score, decimals));
+    for (const auto& system : scores.scores) row.push_back(system[b].score < 0 ? "-" : util::fixed(system[b].score, decimals));
     rows.push_back(row);
   }
   std::vector<std::string> all = {"all", std::to_string(total)};
-  for (const auto& score : scores.overall) all.push_back(fixed(score.score, decimals));
+  for (const auto& score : scores.overall) all.push_back(util::fixed(score.score, decimals));
   rows.push_back(all);
 
   std::vector<std::size_t> widths(header.size(), 0);

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <iterator>
+#include <string_view>
 
+#include "util/error.h"
+#include "util/number_format.h"
 #include "util/xml_escape.h"
 
 namespace rnnsearch::eval {
@@ -13,10 +16,24 @@ constexpr int kWidth = 680, kHeight = 410;
 constexpr int kLeft = 60, kRight = 210, kTop = 40, kBottom = 70;  // margins; the legend sits on the right
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"};
 
-std::string format(const char* pattern, double a, double b = 0, double c = 0, double d = 0) {
-  char buffer[256];
-  std::snprintf(buffer, sizeof buffer, pattern, a, b, c, d);
-  return buffer;
+// `pattern` with its "%.Nf" conversions (N one digit) filled by a, b, c, d in turn, as printf
+// would fill them.
+std::string format(std::string_view pattern, double a, double b = 0, double c = 0, double d = 0) {
+  const double values[] = {a, b, c, d};
+  std::size_t next = 0;
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const bool conversion = pattern[i] == '%' && i + 3 < pattern.size() && pattern[i + 1] == '.' &&
+                            pattern[i + 2] >= '0' && pattern[i + 2] <= '9' && pattern[i + 3] == 'f';
+    if (!conversion) {
+      out += pattern[i];
+      continue;
+    }
+    if (next == std::size(values)) throw util::Error("length chart: more than four numbers in a pattern");
+    out += util::fixed(values[next++], pattern[i + 2] - '0');
+    i += 3;
+  }
+  return out;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #include "eval/score_format.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "util/number_format.h"
 #include "util/python_format.h"
 
 namespace rnnsearch::eval {
@@ -20,9 +20,7 @@ std::string json_quote(const std::string& text) {
       case '\f': out += "\\f"; break;
       default:
         if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
+          out += "\\u" + util::hex(c, 4);
         } else {
           out += static_cast<char>(c);
         }
