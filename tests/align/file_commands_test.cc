@@ -18,20 +18,13 @@
 #include "support/temp_dir.h"
 #include "util/error.h"
 
+using rnnsearch::testing::usage_message;
+
 using namespace rnnsearch;
 namespace rt = rnnsearch::testing;
 
 namespace {
 
-// The message of the util::UsageError `call` throws, or "no error".
-std::string usage_message(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const util::UsageError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 std::string contents(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -11,21 +11,15 @@
 #include "eval/by_length.h"
 #include "eval/eval_options.h"
 #include "eval/sacrebleu_arguments.h"
+#include "support/error_message.h"
 #include "util/error.h"
+
+using rnnsearch::testing::usage_message;
 
 namespace eval = rnnsearch::eval;
 
 namespace {
 
-// The message of the util::UsageError `body` throws; "" when it throws none.
-std::string usage_message(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const rnnsearch::util::UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 eval::EvalOptions valid_eval_options() {
   eval::EvalOptions options;
@@ -62,7 +56,7 @@ class ScopedEnv {
 BOOST_AUTO_TEST_SUITE(eval_options)
 
 BOOST_AUTO_TEST_CASE(eval_options_refuse_what_nmt_bleu_refuses) {
-  BOOST_TEST(usage_message([] { valid_eval_options().validate(); }) == "");
+  BOOST_TEST(usage_message([] { valid_eval_options().validate(); }) == "no error");
   auto options = valid_eval_options();
   options.bleu_smooth_value = std::numeric_limits<double>::quiet_NaN();
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--smooth-value must be in [0, 1000], got nan");
@@ -82,7 +76,7 @@ BOOST_AUTO_TEST_CASE(eval_options_refuse_what_nmt_bleu_refuses) {
 
 BOOST_AUTO_TEST_CASE(sacrebleu_arguments_refuse_test_sets_and_other_encodings) {
   eval::SacrebleuArguments arguments;
-  BOOST_TEST(usage_message([&] { arguments.validate(); }) == "");
+  BOOST_TEST(usage_message([&] { arguments.validate(); }) == "no error");
   arguments.test_sets.language_pair = "de-en";
   BOOST_TEST(usage_message([&] { arguments.validate(); }) ==
              "test-set downloads (-t, -l, --origlang, --subset, --detail) are not supported; "
@@ -94,7 +88,7 @@ BOOST_AUTO_TEST_CASE(sacrebleu_arguments_refuse_test_sets_and_other_encodings) {
   BOOST_TEST(usage_message([&] { arguments.apply_to(options); }) ==
              "--encoding: only utf-8 is supported, got 'latin-1'");
   arguments.encoding = "utf8";
-  BOOST_TEST(usage_message([&] { arguments.validate(); }) == "");
+  BOOST_TEST(usage_message([&] { arguments.validate(); }) == "no error");
 }
 
 BOOST_AUTO_TEST_CASE(paired_jobs_replace_the_thread_count_when_given) {
@@ -169,7 +163,7 @@ BOOST_AUTO_TEST_CASE(by_length_options_name_what_is_missing_or_wrong) {
   options.buckets.max = -1;
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--max-length must be in [1, 10000], got -1");
   options.buckets.max = 40;
-  BOOST_TEST(usage_message([&] { options.validate(); }) == "");
+  BOOST_TEST(usage_message([&] { options.validate(); }) == "no error");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,22 +6,12 @@
 #include <string>
 
 #include "search/translator.h"
+#include "support/error_message.h"
 #include "util/error.h"
 
+using rnnsearch::testing::usage_message;
+
 using namespace rnnsearch;
-
-namespace {
-
-std::string usage_message(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const util::UsageError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-}  // namespace
 
 BOOST_AUTO_TEST_CASE(translate_options_name_the_option_its_range_and_the_value) {
   search::TranslateOptions options;

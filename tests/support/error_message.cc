@@ -13,4 +13,13 @@ std::string error_message(const std::function<void()>& call) {
   return "no error";
 }
 
+std::string usage_message(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const util::UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 }  // namespace rnnsearch::testing

@@ -5,32 +5,21 @@
 #include <functional>
 #include <string>
 
+#include "support/error_message.h"
 #include "text/bpe_apply.h"
 #include "text/bpe_learn.h"
 #include "text/vocab_counts.h"
 #include "util/error.h"
 
+using rnnsearch::testing::usage_message;
+
 namespace text = rnnsearch::text;
-
-namespace {
-
-// The message of the util::UsageError `body` throws; "" when it throws none.
-std::string usage_message(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const rnnsearch::util::UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
 
 BOOST_AUTO_TEST_SUITE(option_checks)
 
 BOOST_AUTO_TEST_CASE(bpe_learn_options_have_ranges) {
   text::BpeLearnOptions options;
-  BOOST_TEST(usage_message([&] { options.validate(); }) == "");
+  BOOST_TEST(usage_message([&] { options.validate(); }) == "no error");
   options.symbols = -1;
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--symbols must be in [0, 10000000], got -1");
   options.symbols = 100;
@@ -45,7 +34,7 @@ BOOST_AUTO_TEST_CASE(bpe_apply_options_need_codes_and_a_separator) {
   text::BpeApplyOptions options;
   BOOST_TEST(usage_message([&] { options.validate(); }) == "nmt-bpe apply needs --codes FILE");
   options.codes = "codes";
-  BOOST_TEST(usage_message([&] { options.validate(); }) == "");
+  BOOST_TEST(usage_message([&] { options.validate(); }) == "no error");
   options.merges = -2;
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--merges must be in [-1, 1000000000], got -2");
   options.merges = -1;
@@ -62,7 +51,7 @@ BOOST_AUTO_TEST_CASE(bpe_apply_options_need_codes_and_a_separator) {
 
 BOOST_AUTO_TEST_CASE(vocab_options_refuse_a_negative_min_count) {
   text::VocabOptions options;
-  BOOST_TEST(usage_message([&] { options.validate(); }) == "");
+  BOOST_TEST(usage_message([&] { options.validate(); }) == "no error");
   options.min_count = -1;
   BOOST_TEST(usage_message([&] { options.validate(); }) ==
              "--min-count must be in [0, 1000000000000000000], got -1");

@@ -6,22 +6,17 @@
 #include <functional>
 #include <string>
 
+#include "support/error_message.h"
 #include "train/train_arguments.h"
 #include "train/train_options.h"
 #include "util/error.h"
+
+using rnnsearch::testing::usage_message;
 
 using namespace rnnsearch;
 
 namespace {
 
-std::string usage_message(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const util::UsageError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 train::TrainArguments arguments() {
   train::TrainArguments a;
