@@ -31,7 +31,7 @@ int run(int argc, char** argv) {
       ("max-length", rnnsearch::util::unsigned_value(&search.max_length, "max-length", std::size_t{0}, rnnsearch::search::kMaxSourcePieces)->default_value(search.max_length), "longer source lines are truncated, with a warning (0 = no limit)")
       ("mini-batch", po::value(&search.beam.batch_size)->default_value(search.beam.batch_size), "sentences translated together (1 = each line at once)")
       ("maxi-batch", po::value(&search.maxi_batch)->default_value(search.maxi_batch), "mini-batches per window sorted by length")
-      ("alignment", po::value(&search.alignment), "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
+      ("alignment", po::value<std::string>()->notifier([&search](const std::string& name) { search.alignment = rnnsearch::search::parse_alignment_output(name); }), "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
       ("replace-unk", po::bool_switch(&search.replace_unknown), "replace <unk> in the output by the most attended source token")
       ("attention-source", po::value(&cfg.attention_source)->default_value(cfg.attention_source),
        "the weights of --alignment and --replace-unk: decoder (the attention of the search), head (the first model's "

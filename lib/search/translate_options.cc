@@ -13,9 +13,12 @@ void TranslateOptions::validate() const {
   util::check_range("max-length", max_length, std::size_t{0}, kMaxSourcePieces);
   util::check_range("mini-batch", beam.batch_size, 1, kMaxMiniBatch);
   util::check_range("maxi-batch", maxi_batch, 1, kMaxMaxiBatch);
-  if (!alignment.empty() && alignment != "hard" && alignment != "soft") {
-    throw util::UsageError("--alignment must be hard or soft, got '" + alignment + "'");
-  }
+}
+
+AlignmentOutput parse_alignment_output(const std::string& name) {
+  if (name == "hard") return AlignmentOutput::kHard;
+  if (name == "soft") return AlignmentOutput::kSoft;
+  throw util::UsageError("--alignment must be hard or soft, got '" + name + "'");
 }
 
 void DecodeOptions::validate() const {

@@ -69,8 +69,8 @@ std::string translation_text(const Hypothesis& h, const Source& source, const da
   return text;
 }
 
-std::string alignment_text(const Hypothesis& h, const Source& source, const std::string& kind) {
-  if (kind == "hard") {
+std::string alignment_text(const Hypothesis& h, const Source& source, AlignmentOutput kind) {
+  if (kind == AlignmentOutput::kHard) {
     return data::format_pharaoh(hard_alignment(h.attention, source.words.size(), h.tokens.size()));
   }
   std::string text;  // soft: a row per target token (and </s>), weights over the source tokens and </s>
@@ -129,7 +129,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
   BeamOptions beam = config.beam;
   beam.n_best = std::max(1, config.n_best);
-  beam.attention = !config.alignment.empty() || config.replace_unknown;
+  beam.attention = config.alignment != AlignmentOutput::kNone || config.replace_unknown;
   for (const auto& m : models) {
     if (beam.attention && !m.model->has_attention()) {
       throw util::Error("--alignment and --replace-unk need attention weights; a model trained with --attention none has none");
@@ -177,7 +177,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
           out = std::to_string(total + i) + " ||| " + out + " ||| F0= " + util::general(h.log_probability) + " ||| " +
                 util::general(h.score);
         }
-        if (!config.alignment.empty()) out += " ||| " + alignment_text(h, sources[i], config.alignment);
+        if (config.alignment != AlignmentOutput::kNone) out += " ||| " + alignment_text(h, sources[i], config.alignment);
         writer.write_line(out);
         if (config.n_best == 0) break;
       }
@@ -204,7 +204,7 @@ std::vector<model::LoadedModel> read_models(const DecodeOptions& options) {
                                   std::to_string(models.front().target_vocabulary.size()) +
                                   "): an ensemble needs the same target vocabulary");
     }
-    if (!config.alignment.empty()) model::require_attention(*models.back().model, path, "--alignment");
+    if (config.alignment != AlignmentOutput::kNone) model::require_attention(*models.back().model, path, "--alignment");
     if (config.replace_unknown) model::require_attention(*models.back().model, path, "--replace-unk");
   }
   return models;
@@ -223,8 +223,8 @@ std::size_t translate_files(const DecodeOptions& options, const std::function<vo
   options.validate();
   std::vector<model::LoadedModel> models = read_models(options);
   TranslateOptions config = options.translate;
-  if (!config.alignment.empty() || config.replace_unknown) {
-    const std::string need = config.alignment.empty() ? "--replace-unk" : "--alignment";
+  if (config.alignment != AlignmentOutput::kNone || config.replace_unknown) {
+    const std::string need = config.alignment == AlignmentOutput::kNone ? "--replace-unk" : "--alignment";
     config.alignment_head = model::choose_attention_source(options.attention_source, *models.front().model,
                                                            options.model_paths.front(), need) ==
                             model::AttentionSource::kAlignmentHead;

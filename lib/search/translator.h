@@ -34,12 +34,17 @@ constexpr double kMaxLengthRatio = 100.0;
 constexpr double kMaxLengthPenalty = 10.0;
 constexpr std::size_t kMaxSourcePieces = 10000;
 
+// What --alignment appends to each translation after " ||| ".
+enum class AlignmentOutput { kNone, kHard, kSoft };
+// "hard" or "soft"; throws util::UsageError "--alignment must be hard or soft, got 'NAME'".
+AlignmentOutput parse_alignment_output(const std::string& name);
+
 struct TranslateOptions {
   BeamOptions beam;              // beam_size, length_penalty, max_length_ratio, batch_size (= --mini-batch);
                                  // its n_best and attention follow from the fields below
   int n_best = 0;                // K > 0: K Moses n-best lines per input instead of the best translation
   int maxi_batch = 10;           // mini-batches per window sorted by length
-  std::string alignment;         // "", "hard" or "soft"
+  AlignmentOutput alignment = AlignmentOutput::kNone;
   bool replace_unknown = false;  // <unk> in the output becomes the most attended source token
   bool alignment_head = true;    // the first model's alignment head, when it has one, gives the weights of both
   std::size_t max_length = 100;  // longer sources are truncated (with a warning naming the line)

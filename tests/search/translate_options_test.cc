@@ -30,9 +30,10 @@ BOOST_AUTO_TEST_CASE(translate_options_name_the_option_its_range_and_the_value) 
   bad = options;
   bad.maxi_batch = 0;
   BOOST_TEST(usage_message([&] { bad.validate(); }) == "--maxi-batch must be in [1, 1000], got 0");
-  bad = options;
-  bad.alignment = "fuzzy";
-  BOOST_TEST(usage_message([&] { bad.validate(); }) == "--alignment must be hard or soft, got 'fuzzy'");
+  BOOST_TEST(usage_message([] { search::parse_alignment_output("fuzzy"); }) ==
+             "--alignment must be hard or soft, got 'fuzzy'");
+  BOOST_TEST((search::parse_alignment_output("hard") == search::AlignmentOutput::kHard));
+  BOOST_TEST((search::parse_alignment_output("soft") == search::AlignmentOutput::kSoft));
 }
 
 BOOST_AUTO_TEST_CASE(decode_options_need_a_model_and_a_known_attention_source) {
