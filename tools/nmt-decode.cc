@@ -9,6 +9,11 @@
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
+using rnnsearch::search::kMaxSourcePieces;
+using rnnsearch::search::parse_alignment_output;
+using rnnsearch::util::defaulted;
+using rnnsearch::util::general;
+using rnnsearch::util::unsigned_value;
 
 namespace {
 
@@ -20,20 +25,31 @@ int run(int argc, char** argv) {
   options.add_options()
       ("model,m", po::value(&cfg.model_paths)->multitoken(),
        "model file(s) written by nmt-train (required); several form an ensemble (same target vocabulary)")
-      ("input,i", po::value(&cfg.input)->default_value(cfg.input), "source text, tokenized and BPE'd as in training (- = stdin)")
-      ("output,o", po::value(&cfg.output)->default_value(cfg.output), "translations (- = stdout; a file is written atomically)")
-      ("beam-size,b", po::value(&search.beam.beam_size)->default_value(search.beam.beam_size), "beam size (1 = greedy)")
-      ("n-best", po::value(&search.n_best)->default_value(search.n_best), "write the K best translations per line in Moses n-best format (0 = off)")
-      ("length-penalty", po::value(&search.beam.length_penalty)->default_value(search.beam.length_penalty, rnnsearch::util::general(search.beam.length_penalty)),
+      ("input,i", defaulted(&cfg.input), "source text, tokenized and BPE'd as in training (- = stdin)")
+      ("output,o", defaulted(&cfg.output), "translations (- = stdout; a file is written atomically)")
+      ("beam-size,b", defaulted(&search.beam.beam_size), "beam size (1 = greedy)")
+      ("n-best", defaulted(&search.n_best), "write the K best translations per line in Moses n-best format (0 = off)")
+      ("length-penalty",
+       po::value(&search.beam.length_penalty)->default_value(search.beam.length_penalty,
+                                                             general(search.beam.length_penalty)),
        "alpha: hypotheses are ranked by log p / length^alpha (0 = no normalization)")
-      ("max-length-ratio", po::value(&search.beam.max_length_ratio)->default_value(search.beam.max_length_ratio, rnnsearch::util::general(search.beam.max_length_ratio)),
+      ("max-length-ratio",
+       po::value(&search.beam.max_length_ratio)->default_value(search.beam.max_length_ratio,
+                                                               general(search.beam.max_length_ratio)),
        "at most ratio * source length + 10 target tokens")
-      ("max-length", rnnsearch::util::unsigned_value(&search.max_length, "max-length", std::size_t{0}, rnnsearch::search::kMaxSourcePieces)->default_value(search.max_length), "longer source lines are truncated, with a warning (0 = no limit)")
-      ("mini-batch", po::value(&search.beam.batch_size)->default_value(search.beam.batch_size), "sentences translated together (1 = each line at once)")
-      ("maxi-batch", po::value(&search.maxi_batch)->default_value(search.maxi_batch), "mini-batches per window sorted by length")
-      ("alignment", po::value<std::string>()->notifier([&search](const std::string& name) { search.alignment = rnnsearch::search::parse_alignment_output(name); }), "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
-      ("replace-unk", po::bool_switch(&search.replace_unknown), "replace <unk> in the output by the most attended source token")
-      ("attention-source", po::value(&cfg.attention_source)->default_value(cfg.attention_source),
+      ("max-length",
+       unsigned_value(&search.max_length, "max-length", std::size_t{0}, kMaxSourcePieces)
+           ->default_value(search.max_length),
+       "longer source lines are truncated, with a warning (0 = no limit)")
+      ("mini-batch", defaulted(&search.beam.batch_size), "sentences translated together (1 = each line at once)")
+      ("maxi-batch", defaulted(&search.maxi_batch), "mini-batches per window sorted by length")
+      ("alignment",
+       po::value<std::string>()->notifier(
+           [&search](const std::string& name) { search.alignment = parse_alignment_output(name); }),
+       "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
+      ("replace-unk", po::bool_switch(&search.replace_unknown),
+       "replace <unk> in the output by the most attended source token")
+      ("attention-source", defaulted(&cfg.attention_source),
        "the weights of --alignment and --replace-unk: decoder (the attention of the search), head (the first model's "
        "alignment head, nmt-train --alignment-head, on the chosen translation) or auto (head when it has one)");
   rnnsearch::util::add_common_options(options, common);
