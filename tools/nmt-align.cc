@@ -47,7 +47,7 @@ bool parse(const std::vector<std::string>& args, po::options_description& option
 void extract(const std::vector<std::string>& args) {
   align::ExtractFilesOptions cfg;
   util::CommonOptions common;
-  std::string mode = "hard", step = "emit", merge = "pieces", eos = "ignore";
+  std::string mode = "hard";
   auto& rules = cfg.extract.rules;
   po::options_description options("nmt-align");
   options.add_options()
@@ -59,11 +59,11 @@ void extract(const std::vector<std::string>& args) {
       ("attention-source", util::defaulted(&cfg.attention_source), kAttentionSourceHelp)
       ("threshold", po::value(&rules.threshold)->default_value(rules.threshold, util::general(rules.threshold)),
        "attention weight a link needs in --mode threshold")
-      ("step", util::defaulted(&step),
+      ("step", util::enum_value(&rules.step, "emit", align::parse_attention_step),
        "the attention standing for target word i: emit (the step predicting it) or next (the step reading it)")
-      ("merge", util::defaulted(&merge),
+      ("merge", util::enum_value(&rules.merge_to, "pieces", align::parse_merge_to),
        "pieces (link BPE pieces, then their words) or words (merge the weights to words first)")
-      ("eos", util::defaulted(&eos),
+      ("eos", util::enum_value(&rules.eos, "ignore", align::parse_eos_rule),
        "the source </s> column: ignore, renormalize (the words' weights to sum 1) or null (a word attending "
        "most to </s> stays unaligned)")
       ("mini-batch", util::defaulted(&cfg.extract.batch_size), "sentence pairs force-decoded together")
@@ -71,9 +71,6 @@ void extract(const std::vector<std::string>& args) {
        "write links target index first (a reverse model's links in the forward direction's order)");
   if (parse(args, options, common)) return;
   cfg.extract.set_mode(align::parse_alignment_mode(mode));
-  rules.step = align::parse_attention_step(step);
-  rules.merge_to = align::parse_merge_to(merge);
-  rules.eos = align::parse_eos_rule(eos);
   cfg.extract.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
   align::extract_files(cfg);
@@ -82,16 +79,14 @@ void extract(const std::vector<std::string>& args) {
 void symmetrize(const std::vector<std::string>& args) {
   align::SymmetrizeFilesOptions cfg;
   util::CommonOptions common;
-  std::string heuristic = "grow-diag-final-and";
   po::options_description options("nmt-align symmetrize");
   options.add_options()
       ("input,i", po::value(&cfg.forward), "forward alignments (source-to-target model), source index first (required)")
       ("reverse,j", po::value(&cfg.reverse), "reverse alignments, also source index first (required)")
-      ("command,c", util::defaulted(&heuristic),
+      ("command,c", util::enum_value(&cfg.heuristic, "grow-diag-final-and", align::parse_symmetrization),
        "intersect, union, grow-diag, grow-diag-final, grow-diag-final-and, grow-diag-and")
       ("output,o", util::defaulted(&cfg.output), "symmetrized alignments (- = stdout)");
   if (parse(args, options, common)) return;
-  cfg.heuristic = align::parse_symmetrization(heuristic);
   align::symmetrize_files(cfg);
 }
 
@@ -154,7 +149,6 @@ void eval(const std::vector<std::string>& args) {
 void heatmap(const std::vector<std::string>& args) {
   align::HeatmapFilesOptions cfg;
   util::CommonOptions common;
-  std::string merge = "pieces";
   po::options_description options("nmt-align heatmap");
   options.add_options()
       ("model,m", po::value(&cfg.model), "model file written by nmt-train (required)")
@@ -162,12 +156,11 @@ void heatmap(const std::vector<std::string>& args) {
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
       ("lines,l", util::defaulted(&cfg.lines), "the pairs to draw: 1-based line numbers, comma-separated")
       ("attention-source", util::defaulted(&cfg.attention_source), kAttentionSourceHelp)
-      ("merge", util::defaulted(&merge),
+      ("merge", util::enum_value(&cfg.merge_to, "pieces", align::parse_merge_to),
        "pieces (a cell per BPE piece pair) or words (a source word's pieces summed, a target word's averaged, "
        "labels without \"@@\")")
       ("output,o", util::defaulted(&cfg.output), "the SVG file (- = stdout), written atomically");
   if (parse(args, options, common)) return;
-  cfg.merge_to = align::parse_merge_to(merge);
   align::heatmap_files(cfg, util::stderr_notes(common, "nmt-align: "));
 }
 

@@ -11,6 +11,7 @@
 
 namespace po = boost::program_options;
 using rnnsearch::util::defaulted;
+using rnnsearch::util::enum_value;
 using rnnsearch::eval::EvalOptions;
 using rnnsearch::eval::SacrebleuArguments;
 
@@ -39,7 +40,8 @@ po::options_description io_options(EvalOptions& cfg, SacrebleuArguments& text) {
       ("metrics,m", po::value(&cfg.metrics)->multitoken()->default_value(cfg.metrics, "bleu"),
        "metrics to compute: bleu chrf ter")
       ("sentence-level", po::bool_switch(&cfg.sentence_level), "one score per line (-sl)")
-      ("format,f", defaulted(&cfg.format), "json or text (the SACREBLEU_FORMAT environment variable overrides it)")
+      ("format,f", enum_value(&cfg.format, "json", rnnsearch::eval::parse_output_format),
+       "json or text (the SACREBLEU_FORMAT environment variable overrides it)")
       ("width,w", defaulted(&cfg.width), "decimals of printed scores")
       ("score-only,b", po::bool_switch(&cfg.score_only), "print only the score")
       ("short", po::bool_switch(&cfg.short_signature), "abbreviated signature (-sh)")
@@ -53,7 +55,8 @@ po::options_description bleu_options(EvalOptions& cfg, SacrebleuArguments& text)
   bleu.add_options()
       ("tokenize", defaulted(&cfg.bleu_tokenize), "tokenizer: 13a, intl, zh, char, none (-tok)")
       ("lowercase", po::bool_switch(&cfg.bleu_lowercase), "case-insensitive BLEU (-lc)")
-      ("smooth-method,s", defaulted(&cfg.bleu_smooth_method), "smoothing: exp, floor, add-k, none")
+      ("smooth-method,s", enum_value(&cfg.bleu_smooth_method, "exp", rnnsearch::eval::parse_bleu_smoothing),
+       "smoothing: exp, floor, add-k, none")
       ("smooth-value", po::value(&text.smooth_value), "value for floor (default 0.1) and add-k (default 1) (-sv)")
       ("force", po::bool_switch(&cfg.bleu_force), "do not warn about tokenized-looking input");
   return bleu;

@@ -56,7 +56,7 @@ BleuSmoothing parse_bleu_smoothing(const std::string& name) {
   if (name == "floor") return BleuSmoothing::kFloor;
   if (name == "add-k") return BleuSmoothing::kAddK;
   if (name == "exp") return BleuSmoothing::kExp;
-  throw util::UsageError("unknown smoothing method '" + name + "' (choose from none, floor, add-k, exp)");
+  throw util::UsageError("--smooth-method: unknown method '" + name + "' (choose from exp, floor, add-k, none)");
 }
 
 Bleu::Bleu(const ReferenceSet& references, BleuOptions options)

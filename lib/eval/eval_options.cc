@@ -41,8 +41,6 @@ void EvalOptions::validate() const {
   }
   require(one_of(bleu_tokenize, {"13a", "intl", "zh", "char", "none"}),
           "--tokenize: unknown tokenizer '" + bleu_tokenize + "' (choose from 13a, intl, zh, char, none)");
-  require(one_of(bleu_smooth_method, {"exp", "floor", "add-k", "none"}),
-          "--smooth-method: unknown method '" + bleu_smooth_method + "' (choose from exp, floor, add-k, none)");
   require(chrf_char_order >= 0 && chrf_char_order <= 100,
           "--chrf-char-order must be in [0, 100], got " + std::to_string(chrf_char_order));
   require(chrf_word_order >= 0 && chrf_word_order <= 100,
@@ -50,8 +48,13 @@ void EvalOptions::validate() const {
   require(chrf_char_order + chrf_word_order > 0, "chrF needs a character or word n-gram order above 0");
   require(!(paired_bs && paired_ar), "--paired-bs and --paired-ar exclude each other");
   require(width >= 0 && width <= 20, "--width must be in [0, 20], got " + std::to_string(width));
-  require(one_of(format, {"json", "text"}), "--format must be json or text, got '" + format + "'");
   require(threads >= 1, "--threads must be >= 1, got " + std::to_string(threads));
+}
+
+OutputFormat parse_output_format(const std::string& name) {
+  if (name == "json") return OutputFormat::kJson;
+  if (name == "text") return OutputFormat::kText;
+  throw util::UsageError("--format must be json or text, got '" + name + "'");
 }
 
 }  // namespace rnnsearch::eval

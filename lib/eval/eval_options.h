@@ -7,7 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "eval/bleu.h"
+
 namespace rnnsearch::eval {
+
+// How the scores are printed (--format, SACREBLEU_FORMAT).
+enum class OutputFormat { kJson, kText };
+// "json" or "text"; throws util::UsageError "--format must be json or text, got 'NAME'".
+OutputFormat parse_output_format(const std::string& name);
 
 struct EvalOptions {
   // Input
@@ -21,7 +28,7 @@ struct EvalOptions {
 
   // BLEU
   std::string bleu_tokenize = "13a";
-  std::string bleu_smooth_method = "exp";
+  BleuSmoothing bleu_smooth_method = BleuSmoothing::kExp;  // parse_bleu_smoothing (--smooth-method)
   std::optional<double> bleu_smooth_value;
   bool bleu_lowercase = false;
   bool bleu_force = false;
@@ -53,7 +60,7 @@ struct EvalOptions {
   bool short_signature = false;
   bool score_only = false;
   int width = 1;
-  std::string format = "json";  // json or text
+  OutputFormat format = OutputFormat::kJson;
 
   int threads = 1;
   int paired_jobs = 0;  // worker threads when above 0, instead of `threads` (--paired-jobs)

@@ -140,7 +140,7 @@ std::string sentence_level(const EvalOptions& config, EvalStream& inputs, std::v
 }
 
 std::string single_system(const EvalOptions& config, const Collected& collected) {
-  const bool json = config.format == "json";
+  const bool json = config.format == OutputFormat::kJson;
   std::vector<std::string> results;
   for (const MetricStats& m : collected.metrics) {
     const auto& metric = m.metric;
@@ -220,7 +220,7 @@ std::string multi_system(const EvalOptions& config, const std::vector<std::strin
     column.signature = format_signature(*metric, globals, config.short_signature);
     table.columns.push_back(std::move(column));
   }
-  return config.format == "json" ? format_results_json(table, config.width)
+  return config.format == OutputFormat::kJson ? format_results_json(table, config.width)
                                  : format_results_text(table, config.width);
 }
 

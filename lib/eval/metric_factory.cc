@@ -13,7 +13,7 @@ std::unique_ptr<Metric> make_metric(const std::string& name, const EvalOptions& 
     BleuOptions options;
     options.tokenize = config.bleu_tokenize;
     options.lowercase = config.bleu_lowercase;
-    options.smooth_method = parse_bleu_smoothing(config.bleu_smooth_method);
+    options.smooth_method = config.bleu_smooth_method;
     options.smooth_value = config.bleu_smooth_value;
     options.effective_order = sentence_level;
     return std::make_unique<Bleu>(references, options);

@@ -53,7 +53,7 @@ void SacrebleuArguments::apply_to(EvalOptions& config) const {
   if (!smooth_value.empty()) config.bleu_smooth_value = parse_smooth_value(smooth_value);
   if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
     const std::string format = ascii_lowercase(env);
-    if (format == "json" || format == "text") config.format = format;
+    if (format == "json" || format == "text") config.format = parse_output_format(format);
   }
   std::string seed_text = seed;
   if (seed_text.empty()) {

@@ -47,6 +47,15 @@ boost::program_options::typed_value<T>* defaulted(T* field) {
   return boost::program_options::value(field)->default_value(*field);
 }
 
+// A string option naming an enumeration's value: --help shows `default_name`, and the name
+// given (or the default) is parsed into `field` by `parse`, whose UsageError names a bad one.
+template <class T>
+boost::program_options::typed_value<std::string>* enum_value(T* field, const std::string& default_name,
+                                                             T (*parse)(const std::string&)) {
+  return boost::program_options::value<std::string>()->default_value(default_name)->notifier(
+      [field, parse](const std::string& name) { *field = parse(name); });
+}
+
 // A library call's notes (one line each) for stderr, each after `prefix`, or nothing under
 // --quiet.
 std::function<void(const std::string&)> stderr_notes(const CommonOptions& common, const std::string& prefix);

@@ -69,9 +69,11 @@ BOOST_AUTO_TEST_CASE(eval_options_refuse_what_nmt_bleu_refuses) {
   options = valid_eval_options();
   options.chrf_beta = -1;
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--chrf-beta must be in [0, 100], got -1");
-  options = valid_eval_options();
-  options.format = "xml";
-  BOOST_TEST(usage_message([&] { options.validate(); }) == "--format must be json or text, got 'xml'");
+  BOOST_TEST(usage_message([] { eval::parse_output_format("xml"); }) == "--format must be json or text, got 'xml'");
+  BOOST_TEST((eval::parse_output_format("text") == eval::OutputFormat::kText));
+  BOOST_TEST(usage_message([] { eval::parse_bleu_smoothing("log"); }) ==
+             "--smooth-method: unknown method 'log' (choose from exp, floor, add-k, none)");
+  BOOST_TEST((eval::parse_bleu_smoothing("add-k") == eval::BleuSmoothing::kAddK));
 }
 
 BOOST_AUTO_TEST_CASE(sacrebleu_arguments_refuse_test_sets_and_other_encodings) {
@@ -118,13 +120,13 @@ BOOST_AUTO_TEST_CASE(the_environment_stands_in_for_seed_and_overrides_format) {
     const ScopedEnv seed("SACREBLEU_SEED", nullptr), format("SACREBLEU_FORMAT", nullptr);
     eval::SacrebleuArguments().apply_to(options);
     BOOST_TEST(*options.seed == 12345u);
-    BOOST_TEST(options.format == "json");
+    BOOST_TEST((options.format == eval::OutputFormat::kJson));
   }
   {
     const ScopedEnv seed("SACREBLEU_SEED", "7"), format("SACREBLEU_FORMAT", "TEXT");
     eval::SacrebleuArguments().apply_to(options);
     BOOST_TEST(*options.seed == 7u);
-    BOOST_TEST(options.format == "text");
+    BOOST_TEST((options.format == eval::OutputFormat::kText));
     eval::SacrebleuArguments given;
     given.seed = "none";
     given.smooth_value = "3";
@@ -134,9 +136,9 @@ BOOST_AUTO_TEST_CASE(the_environment_stands_in_for_seed_and_overrides_format) {
   }
   {
     const ScopedEnv format("SACREBLEU_FORMAT", "yaml");  // ignored, as sacreBLEU ignores it
-    options.format = "json";
+    options.format = eval::OutputFormat::kJson;
     eval::SacrebleuArguments().apply_to(options);
-    BOOST_TEST(options.format == "json");
+    BOOST_TEST((options.format == eval::OutputFormat::kJson));
   }
 }
 

@@ -38,7 +38,7 @@ BOOST_AUTO_TEST_CASE(the_block_size_changes_no_output) {
   single.references = {dir.write("ref", kRef), dir.write("ref2", kHyp2)};
   single.inputs = {dir.write("hyp", kHyp)};
   single.metrics = {"bleu", "chrf", "ter"};
-  single.format = "text";
+  single.format = eval::OutputFormat::kText;
   eval::EvalOptions confidence = single;
   confidence.confidence = true;
   confidence.confidence_n = 50;
