@@ -47,7 +47,7 @@ bool parse(const std::vector<std::string>& args, po::options_description& option
 void extract(const std::vector<std::string>& args) {
   align::ExtractFilesOptions cfg;
   util::CommonOptions common;
-  std::string mode = "hard";
+  align::AlignmentMode mode = align::AlignmentMode::kHard;
   auto& rules = cfg.extract.rules;
   po::options_description options("nmt-align");
   options.add_options()
@@ -55,9 +55,9 @@ void extract(const std::vector<std::string>& args) {
       ("source,s", po::value(&cfg.source), "source sentences, BPE'd as in training (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
       ("output,o", util::defaulted(&cfg.output), "alignments (- = stdout; a file is written atomically)")
-      ("mode", util::defaulted(&mode), "hard, threshold or soft")
+      ("mode", util::enum_value(&mode, "hard", align::parse_alignment_mode), "hard, threshold or soft")
       ("attention-source", util::defaulted(&cfg.attention_source), kAttentionSourceHelp)
-      ("threshold", po::value(&rules.threshold)->default_value(rules.threshold, util::general(rules.threshold)),
+      ("threshold", util::defaulted(&rules.threshold),
        "attention weight a link needs in --mode threshold")
       ("step", util::enum_value(&rules.step, "emit", align::parse_attention_step),
        "the attention standing for target word i: emit (the step predicting it) or next (the step reading it)")
@@ -67,10 +67,10 @@ void extract(const std::vector<std::string>& args) {
        "the source </s> column: ignore, renormalize (the words' weights to sum 1) or null (a word attending "
        "most to </s> stays unaligned)")
       ("mini-batch", util::defaulted(&cfg.extract.batch_size), "sentence pairs force-decoded together")
-      ("invert", po::bool_switch(&cfg.invert),
+      ("invert", po::bool_switch(&cfg.extract.invert),
        "write links target index first (a reverse model's links in the forward direction's order)");
   if (parse(args, options, common)) return;
-  cfg.extract.set_mode(align::parse_alignment_mode(mode));
+  cfg.extract.set_mode(mode);
   cfg.extract.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
   align::extract_files(cfg);
@@ -99,7 +99,7 @@ void combine(const std::vector<std::string>& args) {
        "forward soft alignments (--mode soft of the source-to-target model) (required)")
       ("reverse,j", po::value(&cfg.reverse),
        "reverse soft alignments (--mode soft of the target-to-source model) (required)")
-      ("threshold", po::value(&cfg.threshold)->default_value(cfg.threshold, util::general(cfg.threshold)),
+      ("threshold", util::defaulted(&cfg.threshold),
        "link a word pair when the mean of its two weights reaches this")
       ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)");
   if (parse(args, options, common)) return;

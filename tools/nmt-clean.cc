@@ -27,7 +27,7 @@ int run(int argc, char** argv) {
 
   po::options_description options("Options");
   options.add_options()
-      ("ratio", po::value(&cfg.ratio)->default_value(cfg.ratio, rnnsearch::util::general(cfg.ratio)),
+      ("ratio", rnnsearch::util::defaulted(&cfg.ratio),
        "drop pairs where one side has more than R times the words of the other (-ratio)")
       ("ignore-ratio", po::bool_switch(&cfg.ignore_ratio), "do not check the length ratio (-ignore-ratio)")
       ("lowercase", po::bool_switch(&cfg.lowercase), "lowercase both sides first, as Perl's lc (-lc, -lowercase)")

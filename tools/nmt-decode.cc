@@ -1,5 +1,4 @@
 // nmt-decode: translates source lines from stdin (or -i) to stdout with an RNNsearch model.
-#include <iostream>
 #include <vector>
 
 #include "math/gemm_kernels.h"
@@ -30,12 +29,10 @@ int run(int argc, char** argv) {
       ("beam-size,b", defaulted(&search.beam.beam_size), "beam size (1 = greedy)")
       ("n-best", defaulted(&search.n_best), "write the K best translations per line in Moses n-best format (0 = off)")
       ("length-penalty",
-       po::value(&search.beam.length_penalty)->default_value(search.beam.length_penalty,
-                                                             general(search.beam.length_penalty)),
+       defaulted(&search.beam.length_penalty),
        "alpha: hypotheses are ranked by log p / length^alpha (0 = no normalization)")
       ("max-length-ratio",
-       po::value(&search.beam.max_length_ratio)->default_value(search.beam.max_length_ratio,
-                                                               general(search.beam.max_length_ratio)),
+       defaulted(&search.beam.max_length_ratio),
        "at most ratio * source length + 10 target tokens")
       ("max-length",
        unsigned_value(&search.max_length, "max-length", std::size_t{0}, kMaxSourcePieces)
@@ -64,10 +61,7 @@ int run(int argc, char** argv) {
   }
   search.threads = common.resolved_threads();
   search.progress = !common.quiet;
-  const bool quiet = common.quiet;
-  rnnsearch::search::translate_files(cfg, [quiet](const std::string& warning) {
-    if (!quiet) std::cerr << "nmt-decode: warning: " << warning << '\n';
-  });
+  rnnsearch::search::translate_files(cfg, rnnsearch::util::stderr_notes(common, "nmt-decode: warning: "));
   return rnnsearch::util::kExitOk;
 }
 

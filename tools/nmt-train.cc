@@ -1,7 +1,10 @@
 // nmt-train: trains an RNNsearch model on line-aligned, tokenized and BPE'd text.
 #include <vector>
 
+#include "data/parallel_corpus.h"
 #include "math/gemm_kernels.h"
+#include "model/model_options.h"
+#include "nn/attention.h"
 #include "train/group_tool.h"
 #include "train/stop_signals.h"
 #include "train/train_arguments.h"
@@ -40,7 +43,7 @@ po::options_description data_options(Arguments& a) {
       ("tgt-vocab-size", rnnsearch::util::unsigned_value(&a.options.target_vocabulary_size, "tgt-vocab-size")->default_value(a.options.target_vocabulary_size), "keep the most frequent target tokens (specials included; 0 = all)")
       ("allow-unk", po::bool_switch(&a.options.allow_unknown), "map tokens missing from --vocabs to <unk> instead of failing")
       ("max-length", rnnsearch::util::unsigned_value(&a.options.max_length, "max-length", std::size_t{1}, rnnsearch::data::kMaxSentenceTokens)->default_value(a.options.max_length), "longest sentence in tokens, per side (at most 1000)")
-      ("long-pairs", po::value(&a.long_pairs)->default_value(a.long_pairs), "pairs over --max-length: skip, error, truncate")
+      ("long-pairs", rnnsearch::util::enum_value(&a.options.long_pairs, rnnsearch::data::long_pairs_name, rnnsearch::data::parse_long_pairs), "pairs over --max-length: skip, error, truncate")
       ("mini-batch", po::value(&a.options.batching.sentences)->default_value(a.options.batching.sentences), "sentences per batch")
       ("mini-batch-words", po::value(&a.options.batching.target_tokens)->default_value(a.options.batching.target_tokens), "target tokens per batch, padding included (overrides --mini-batch when > 0)")
       ("sort-window", po::value(&a.options.batching.sort_window)->default_value(a.options.batching.sort_window), "batches per window sorted by length (1 = no sorting)")
@@ -58,10 +61,10 @@ po::options_description model_options(Arguments& a) {
       ("alignment-head", po::value(&a.options.model.alignment_head)->default_value(a.options.model.alignment_head),
        "train only an alignment head of this hidden size over the frozen --pretrained-model: a second attention "
        "that also reads the emitted word, learned from --guided-alignment links, read by nmt-align (0 = none)")
-      ("attention", po::value(&a.attention)->default_value(a.attention), "attention form: additive (Bahdanau), general or dot (Luong), none (RNNencdec: one fixed context, no alignment)")
+      ("attention", rnnsearch::util::enum_value(&a.options.model.attention_form, rnnsearch::nn::attention_form_name, rnnsearch::model::parse_attention_form), "attention form: additive (Bahdanau), general or dot (Luong), none (RNNencdec: one fixed context, no alignment)")
       ("dim-maxout", po::value(&a.options.model.maxout)->default_value(a.options.model.maxout), "deep output size after maxout")
       ("tied-embeddings", po::bool_switch(&a.options.model.tied_embeddings), "output layer shares the target embeddings (needs --dim-maxout = --dim-emb)")
-      ("init", po::value(&a.init)->default_value(a.init), "initialization: xavier, paper")
+      ("init", rnnsearch::util::enum_value(&a.options.init, rnnsearch::train::initialization_name, rnnsearch::train::parse_initialization), "initialization: xavier, paper")
       ("seed", rnnsearch::util::unsigned_value(&a.options.seed, "seed")->default_value(a.options.seed), "random seed (initialization, shuffling, dropout)");
   return model;
 }
@@ -69,25 +72,25 @@ po::options_description model_options(Arguments& a) {
 po::options_description training_options(Arguments& a) {
   po::options_description training("Training");
   training.add_options()
-      ("optimizer", po::value(&a.optimizer)->default_value(a.optimizer), "adam, adadelta")
-      ("learning-rate,l", po::value(&a.options.learning_rate)->default_value(a.options.learning_rate, rnnsearch::util::general(a.options.learning_rate)), "0 = the optimizer's default (adam 0.001, adadelta 1)")
+      ("optimizer", rnnsearch::util::enum_value(&a.options.optimizer, rnnsearch::train::optimizer_name, rnnsearch::train::parse_optimizer), "adam, adadelta")
+      ("learning-rate,l", rnnsearch::util::defaulted(&a.options.learning_rate), "0 = the optimizer's default (adam 0.001, adadelta 1)")
       ("warmup", po::value(&a.options.warmup)->default_value(a.options.warmup), "updates of linear learning-rate warm-up")
-      ("lr-decay", po::value(&a.options.decay_factor)->default_value(a.options.decay_factor, rnnsearch::util::general(a.options.decay_factor)), "learning-rate factor after --lr-decay-patience stalled validations")
+      ("lr-decay", rnnsearch::util::defaulted(&a.options.decay_factor), "learning-rate factor after --lr-decay-patience stalled validations")
       ("lr-decay-patience", po::value(&a.options.decay_patience)->default_value(a.options.decay_patience), "stalled validations before a decay (0 = never)")
-      ("clip-norm", po::value(&a.options.clip_norm)->default_value(a.options.clip_norm, rnnsearch::util::general(a.options.clip_norm)), "gradient norm clipping (0 = none)")
-      ("dropout", po::value(&a.options.dropout)->default_value(a.options.dropout, rnnsearch::util::general(a.options.dropout)), "dropout on embeddings and the deep output")
-      ("label-smoothing", po::value(&a.options.label_smoothing)->default_value(a.options.label_smoothing, rnnsearch::util::general(a.options.label_smoothing)), "label smoothing epsilon")
+      ("clip-norm", rnnsearch::util::defaulted(&a.options.clip_norm), "gradient norm clipping (0 = none)")
+      ("dropout", rnnsearch::util::defaulted(&a.options.dropout), "dropout on embeddings and the deep output")
+      ("label-smoothing", rnnsearch::util::defaulted(&a.options.label_smoothing), "label smoothing epsilon")
       ("guided-alignment", po::value(&a.options.guided_alignment), "word alignments of the training pairs (Pharaoh i-j, source first, over the words before BPE, one line per pair): a cost pulls the attention toward them")
-      ("guided-alignment-weight", po::value(&a.options.guided_alignment_weight)->default_value(a.options.guided_alignment_weight, rnnsearch::util::general(a.options.guided_alignment_weight)), "weight of the guided-alignment cross-entropy, per target token like the translation cost (> 0)")
+      ("guided-alignment-weight", rnnsearch::util::defaulted(&a.options.guided_alignment_weight), "weight of the guided-alignment cross-entropy, per target token like the translation cost (> 0)")
       ("max-epochs,e", po::value(&a.options.max_epochs)->default_value(a.options.max_epochs), "stop after this many epochs (0 = no limit)")
       ("max-updates", po::value(&a.options.max_updates)->default_value(a.options.max_updates), "stop after this many updates (0 = no limit)")
-      ("max-minutes", po::value(&a.options.max_minutes)->default_value(a.options.max_minutes, rnnsearch::util::general(a.options.max_minutes)), "stop after this much training time (0 = no limit)")
+      ("max-minutes", rnnsearch::util::defaulted(&a.options.max_minutes), "stop after this much training time (0 = no limit)")
       ("valid-freq", po::value(&a.options.valid_freq)->default_value(a.options.valid_freq), "updates between validations")
       ("save-freq", po::value(&a.options.save_freq)->default_value(a.options.save_freq), "updates between checkpoints")
       ("log-freq", po::value(&a.options.log_freq)->default_value(a.options.log_freq), "updates between log lines (stderr not a terminal)")
-      ("early-stopping-metric", po::value(&a.early_stopping_metric)->default_value(a.early_stopping_metric), "bleu, cross-entropy, perplexity")
+      ("early-stopping-metric", rnnsearch::util::enum_value(&a.options.early_stopping_metric, rnnsearch::train::early_stopping_metric_name, rnnsearch::train::parse_early_stopping_metric), "bleu, cross-entropy, perplexity")
       ("early-stopping", po::value(&a.options.patience)->default_value(a.options.patience), "stop after this many validations without improvement (0 = never)")
-      ("final-model", po::value(&a.final_model)->default_value(a.final_model), "what MODEL holds at the end: best (validated), last");
+      ("final-model", rnnsearch::util::enum_value(&a.options.final_model, rnnsearch::train::final_model_name, rnnsearch::train::parse_final_model), "what MODEL holds at the end: best (validated), last");
   return training;
 }
 

@@ -86,9 +86,12 @@ std::vector<std::string> extract_alignments(model::Replicas& models, const data:
         const auto source_words = data::word_of_piece(source_pieces[i]);
         const auto target_words = data::word_of_piece(target_pieces[i]);
         const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
-        out[i] = options.soft
-                     ? soft_rows(weights, source_words, target_words, options.rules)
-                     : data::format_pharaoh(attention_links(weights, source_words, target_words, options.rules));
+        if (options.soft) {
+          out[i] = soft_rows(weights, source_words, target_words, options.rules);
+          continue;
+        }
+        const data::Alignment links = attention_links(weights, source_words, target_words, options.rules);
+        out[i] = options.invert ? data::format_pharaoh(data::inverted(links)) : data::format_pharaoh(links);
       }
     }
   });

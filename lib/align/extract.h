@@ -42,6 +42,7 @@ AlignmentMode parse_alignment_mode(const std::string& name);
 
 struct ExtractOptions {
   bool soft = false;         // soft rows instead of links
+  bool invert = false;       // links written target index first (a reverse model's in forward order)
   WordAlignmentRules rules;  // hard or threshold, step, merge, eos
   int batch_size = 32;
   // Threads, each force-decoding whole mini-batches with its own copy of the model; the

@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include "data/alignment.h"
 #include "model/model_file.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -13,18 +12,8 @@
 
 namespace rnnsearch::align {
 
-namespace {
-
-// The line as the output has it: the links turned target index first with `invert`.
-std::string output_line(const std::string& line, const ExtractFilesOptions& options) {
-  if (!options.invert) return line;
-  return data::format_pharaoh(data::inverted(data::parse_pharaoh(line, options.output, 0)));
-}
-
-}  // namespace
-
 void ExtractFilesOptions::validate() const {
-  if (invert && extract.soft) throw util::UsageError("--invert applies to links, not to --mode soft");
+  if (extract.invert && extract.soft) throw util::UsageError("--invert applies to links, not to --mode soft");
   if (model.empty() || source.empty() || target.empty()) {
     throw util::UsageError("-m MODEL, -s SOURCE and -t TARGET are required");
   }
@@ -59,7 +48,7 @@ void extract_files(const ExtractFilesOptions& options) {
     check_line_lengths(targets, options.target, first_line);
     for (const auto& line : extract_alignments(replicas, loaded.source_vocabulary, loaded.target_vocabulary, sources,
                                                targets, extract)) {
-      writer.write_line(output_line(line, options));
+      writer.write_line(line);
     }
     progress.set_done(first_line - 1 + sources.size());
   }

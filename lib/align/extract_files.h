@@ -15,7 +15,6 @@ struct ExtractFilesOptions {
   std::string output = "-";  // "-" = stdout; a file is written atomically
   // auto, decoder or head, resolved against the model by model::choose_attention_source.
   std::string attention_source = "auto";
-  bool invert = false;     // links written target index first
   bool progress = true;    // a progress line on stderr (never when the output is a terminal)
   ExtractOptions extract;  // mode, rules, mini-batch, threads; `weights` comes from attention_source
 

@@ -64,7 +64,7 @@ void ibm2_files(const Ibm2FilesOptions& options, const Notes& notes) {
   // The links come in the last EM iteration: the line counts them.
   util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned", show_progress);
   const auto result = ibm2_align(corpus, options.ibm2, [&](std::size_t, const data::Alignment& links) {
-    writer.write_line(data::format_pharaoh(options.reverse ? data::inverted(links) : links));
+    writer.write_line(options.reverse ? data::format_pharaoh(data::inverted(links)) : data::format_pharaoh(links));
     aligning.advance();
   });
   aligning.finish();

@@ -8,6 +8,7 @@
 #include "text/unicode.h"
 #include "text/whitespace.h"
 #include "util/error.h"
+#include "util/number_format.h"
 #include "util/python_format.h"
 
 namespace rnnsearch::eval {
@@ -159,10 +160,10 @@ Score Bleu::score_from_stats(const double* stats) const {
   std::string prec;
   for (int n = 0; n < order; ++n) {
     if (n) prec += '/';
-    prec += util::format_fixed(precisions[n], 1);
+    prec += util::fixed(precisions[n], 1);
   }
   const double ratio = ref_len ? static_cast<double>(sys_len) / static_cast<double>(ref_len) : 0.0;
-  result.verbose = prec + " (BP = " + util::format_fixed(bp, 3) + " ratio = " + util::format_fixed(ratio, 3) +
+  result.verbose = prec + " (BP = " + util::fixed(bp, 3) + " ratio = " + util::fixed(ratio, 3) +
                    " hyp_len = " + std::to_string(sys_len) + " ref_len = " + std::to_string(ref_len) + ")";
   return result;
 }
@@ -170,7 +171,7 @@ Score Bleu::score_from_stats(const double* stats) const {
 SignatureFields Bleu::signature_fields() const {
   std::string smooth = smoothing_name(options_.smooth_method);
   if (options_.smooth_method == BleuSmoothing::kFloor || options_.smooth_method == BleuSmoothing::kAddK) {
-    smooth += "[" + util::format_fixed(options_.smooth_value.value_or(default_smooth_value(options_.smooth_method)), 2) + "]";
+    smooth += "[" + util::fixed(options_.smooth_value.value_or(default_smooth_value(options_.smooth_method)), 2) + "]";
   }
   return {{"case", options_.lowercase ? "lc" : "mixed"},
           {"eff", options_.effective_order ? "yes" : "no"},

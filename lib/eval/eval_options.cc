@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "util/cli.h"
 #include "util/error.h"
 #include "util/option_range.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::eval {
 namespace {

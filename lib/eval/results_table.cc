@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "eval/score_format.h"
+#include "util/number_format.h"
 #include "util/python_format.h"
 
 namespace rnnsearch::eval {
@@ -36,12 +37,12 @@ std::string pad(const std::string& s, std::size_t width, bool right_align) {
 }
 
 std::string cell_text(const ResultsCell& cell, int width) {
-  std::string text = util::format_fixed(cell.score, width);
+  std::string text = util::fixed(cell.score, width);
   if (cell.mean) {
-    text += " (" + util::format_fixed(*cell.mean, width) + " \xc2\xb1 " + util::format_fixed(*cell.ci, width) + ")";
+    text += " (" + util::fixed(*cell.mean, width) + " \xc2\xb1 " + util::fixed(*cell.ci, width) + ")";
   }
   if (cell.p_value) {
-    text += "\n(p = " + util::format_fixed(*cell.p_value, 4) + ")";
+    text += "\n(p = " + util::fixed(*cell.p_value, 4) + ")";
     if (*cell.p_value <= 0.05) text += "*";
   }
   return text;
@@ -140,7 +141,7 @@ std::string format_results_json(const ResultsTable& table, int width) {
       const ResultsCell& cell = column.cells[s];
       out += ",\n        " + json_quote(column.metric) + ": ";
       if (!paired) {
-        out += json_quote(util::format_fixed(cell.score, width));
+        out += json_quote(util::fixed(cell.score, width));
         continue;
       }
       auto number = [](const std::optional<double>& v) { return v ? util::python_float_repr(*v) : "null"; };

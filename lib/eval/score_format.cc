@@ -31,15 +31,15 @@ std::string json_quote(const std::string& text) {
 
 std::string format_score(const Score& score, int width, bool score_only, const std::string& signature,
                          bool json) {
-  std::string sc = util::format_fixed(score.score, width);
+  std::string sc = util::fixed(score.score, width);
   std::vector<std::pair<std::string, std::string>> fields;  // key, JSON value
   fields.emplace_back("name", json_quote(score.name));
   fields.emplace_back("score", util::python_float_repr(std::strtod(sc.c_str(), nullptr)));
   fields.emplace_back("signature", json_quote(signature));
 
   if (score.mean > 0) {
-    const std::string mean = util::format_fixed(score.mean, width);
-    const std::string ci = util::format_fixed(score.ci, width);
+    const std::string mean = util::fixed(score.mean, width);
+    const std::string ci = util::fixed(score.ci, width);
     const std::string confidence = "\xce\xbc = " + mean + " \xc2\xb1 " + ci;  // "μ = m ± ci"
     sc += " (" + confidence + ")";
     fields.emplace_back("confidence_mean", util::python_float_repr(std::strtod(mean.c_str(), nullptr)));

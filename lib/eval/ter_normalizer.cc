@@ -110,6 +110,7 @@ std::string pad_western_punctuation(const std::string& s) {
 // before an ASCII '.' or ',' is the last byte of the preceding character.
 std::string split_period_comma_after_non_digit(const std::string& t) {
   std::string s;
+  s.reserve(t.size() * 2);  // at most two spaces per two bytes
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (i + 1 < t.size() && (t[i + 1] == '.' || t[i + 1] == ',') && !is_digit(t[i])) {
       s.push_back(t[i]);
@@ -128,6 +129,7 @@ std::string split_period_comma_after_non_digit(const std::string& t) {
 // following character before the search resumes.
 std::string split_period_comma_before_non_digit(const std::string& s) {
   std::string t;
+  t.reserve(s.size() * 2);
   for (std::size_t i = 0; i < s.size();) {
     if ((s[i] == '.' || s[i] == ',') && i + 1 < s.size() && !is_digit(s[i + 1])) {
       const std::size_t next = i + 1 + util::sequence_length(static_cast<unsigned char>(s[i + 1]));
@@ -147,6 +149,7 @@ std::string split_period_comma_before_non_digit(const std::string& s) {
 // ([0-9])(-) -> "\1 \2 ": dash after a digit.
 std::string split_dash_after_digit(const std::string& t) {
   std::string s;
+  s.reserve(t.size() * 2);
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (is_digit(t[i]) && i + 1 < t.size() && t[i + 1] == '-') {
       s.push_back(t[i]);

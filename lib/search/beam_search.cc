@@ -186,8 +186,10 @@ void advance_beams(std::vector<std::vector<Candidate>>& per_sentence, const math
 }
 
 // Every member's decoder state and encoding rows follow the live rows to their parents.
-void follow_parents(const std::vector<Live>& live, const std::vector<int>& parents, std::vector<Member>& members) {
-  std::vector<int> row_sentences;
+// row_sentences is scratch, kept by the caller from step to step.
+void follow_parents(const std::vector<Live>& live, const std::vector<int>& parents, std::vector<Member>& members,
+                    std::vector<int>& row_sentences) {
+  row_sentences.clear();
   for (const Live& h : live) row_sentences.push_back(h.sentence);
   for (Member& member : members) {
     member.selected_state.resize(static_cast<Eigen::Index>(live.size()), member.next_state.cols());
@@ -209,13 +211,13 @@ void search_batch(const std::vector<model::RnnSearch*>& models,
   std::vector<Member> members = encode_batch(models, sources, indices);
   Beams beams = start_beams(sources[0], indices, options);
   StepOutput out;
-  std::vector<int> parents;
+  std::vector<int> parents, row_sentences;  // reused from step to step
   for (int step = 0; !beams.live.empty(); ++step) {
     decoder_step(members, beams.live, out);
     auto per_sentence = row_candidates(*out.log_probs, beams.live, B, options.beam_size);
     advance_beams(per_sentence, *out.weights, step, options, beams, parents);
     if (beams.live.empty()) break;
-    follow_parents(beams.live, parents, members);
+    follow_parents(beams.live, parents, members, row_sentences);
   }
   for (int b = 0; b < B; ++b) {
     auto& hypotheses = beams.finished[static_cast<std::size_t>(b)];

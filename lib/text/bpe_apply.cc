@@ -1,8 +1,8 @@
 #include "text/bpe_apply.h"
 
-#include "util/cli.h"
 #include "util/error.h"
 #include "util/option_range.h"
+#include "util/parallel.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {

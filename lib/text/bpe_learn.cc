@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "util/cli.h"
 #include "util/option_range.h"
+#include "util/parallel.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {

@@ -10,10 +10,6 @@
 
 namespace rnnsearch::train {
 
-namespace {
-
-}  // namespace
-
 double seconds_to_run_end(const RunLimits& limits, const RunPosition& p) {
   bool limited = false;
   double left = 0.0;

@@ -1,6 +1,5 @@
 #include "train/train_arguments.h"
 
-#include "model/model_options.h"
 #include "util/error.h"
 
 namespace rnnsearch::train {
@@ -26,12 +25,6 @@ TrainOptions TrainArguments::to_options() const {
   take_pair(train_sets, "train-sets", result.train_source, result.train_target);
   take_pair(valid_sets, "valid-sets", result.valid_source, result.valid_target);
   take_pair(vocabs, "vocabs", result.source_vocabulary, result.target_vocabulary);
-  result.model.attention_form = model::parse_attention_form(attention);
-  result.long_pairs = data::parse_long_pairs(long_pairs);
-  result.init = parse_initialization(init);
-  result.optimizer = parse_optimizer(optimizer);
-  result.early_stopping_metric = parse_early_stopping_metric(early_stopping_metric);
-  result.final_model = parse_final_model(final_model);
   result.batching.shuffle = !no_shuffle;
   result.threads = common.resolved_threads();
   result.quiet = common.quiet;

@@ -5,14 +5,16 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include "util/number_format.h"
+#include "util/parallel.h"
 
 namespace rnnsearch::util {
 
 enum ExitCode : int { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
 
-// --threads is at most this (0 = one per core): each thread holds a copy of a model.
-constexpr int kMaxThreads = 1024;
 
 struct CommonOptions {
   bool help = false;
@@ -41,10 +43,15 @@ boost::program_options::typed_value<std::vector<std::string>>* fixed_arity_value
                                                                                    unsigned count);
 
 // A value bound to `field` whose --help default is the field's value now (the options
-// struct's own default).
+// struct's own default); a floating-point one shown as util::general shows it ("0.2",
+// not Boost's "0.200000003").
 template <class T>
 boost::program_options::typed_value<T>* defaulted(T* field) {
-  return boost::program_options::value(field)->default_value(*field);
+  if constexpr (std::is_floating_point_v<T>) {
+    return boost::program_options::value(field)->default_value(*field, general(*field));
+  } else {
+    return boost::program_options::value(field)->default_value(*field);
+  }
 }
 
 // A string option naming an enumeration's value: --help shows `default_name`, and the name
@@ -54,6 +61,13 @@ boost::program_options::typed_value<std::string>* enum_value(T* field, const std
                                                              T (*parse)(const std::string&)) {
   return boost::program_options::value<std::string>()->default_value(default_name)->notifier(
       [field, parse](const std::string& name) { *field = parse(name); });
+}
+// The same with the default given by the enumeration's name function, from the field's
+// value now.
+template <class T>
+boost::program_options::typed_value<std::string>* enum_value(T* field, const char* (*name)(T),
+                                                             T (*parse)(const std::string&)) {
+  return enum_value(field, std::string(name(*field)), parse);
 }
 
 // A library call's notes (one line each) for stderr, each after `prefix`, or nothing under

@@ -6,6 +6,9 @@
 
 namespace rnnsearch::util {
 
+// --threads is at most this (0 = one per core): each thread holds a copy of a model.
+constexpr int kMaxThreads = 1024;
+
 // Runs work(0) .. work(n - 1) at the same time, work(0) on the calling thread, and waits
 // for all. For workers that each keep their own state (a model copy, a table block).
 void run_on_threads(int n, const std::function<void(int)>& work);

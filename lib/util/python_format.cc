@@ -7,8 +7,6 @@
 
 namespace rnnsearch::util {
 
-std::string format_fixed(double value, int decimals) { return fixed(value, decimals); }
-
 std::string python_float_repr(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";

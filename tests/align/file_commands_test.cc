@@ -44,7 +44,7 @@ BOOST_AUTO_TEST_CASE(extract_options_refuse_what_the_tool_refused) {
   options.source = "s";
   options.target = "t";
   BOOST_TEST(usage_message([&] { options.validate(); }) == "no error");
-  options.invert = true;
+  options.extract.invert = true;
   options.extract.set_mode(align::AlignmentMode::kSoft);
   BOOST_TEST(usage_message([&] { options.validate(); }) == "--invert applies to links, not to --mode soft");
   options.extract.set_mode(align::AlignmentMode::kThreshold);

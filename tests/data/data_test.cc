@@ -173,13 +173,8 @@ BOOST_AUTO_TEST_CASE(long_pair_policies_parse_from_their_names) {
   for (const auto policy : {data::LongPairs::kSkip, data::LongPairs::kError, data::LongPairs::kTruncate}) {
     BOOST_TEST((data::parse_long_pairs(data::long_pairs_name(policy)) == policy));
   }
-  std::string message;
-  try {
-    data::parse_long_pairs("wrap");
-  } catch (const util::UsageError& e) {
-    message = e.what();
-  }
-  BOOST_TEST(message == "--long-pairs must be one of skip, error, truncate, got 'wrap'");
+  BOOST_TEST(rnnsearch::testing::usage_message([] { data::parse_long_pairs("wrap"); }) ==
+             "--long-pairs must be one of skip, error, truncate, got 'wrap'");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_tokens_are_errors_unless_allowed) {

@@ -1,14 +1,20 @@
 // TrainOptions and nmt-train's command line form of them: the enumerations parse from
 // their names and back, a bad name or file pair is the usage error nmt-train printed, and
 // validate() names the option, its range and the value.
+#include <boost/program_options.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <functional>
 #include <string>
+#include <vector>
 
+#include "data/parallel_corpus.h"
+#include "model/model_options.h"
+#include "nn/attention.h"
 #include "support/error_message.h"
 #include "train/train_arguments.h"
 #include "train/train_options.h"
+#include "util/cli.h"
 #include "util/error.h"
 
 using rnnsearch::testing::usage_message;
@@ -56,24 +62,43 @@ BOOST_AUTO_TEST_CASE(a_bad_name_is_the_usage_error_nmt_train_printed) {
              "--init must be one of xavier, paper, got 'he'");
 }
 
-BOOST_AUTO_TEST_CASE(arguments_default_to_the_names_of_the_options_defaults) {
+BOOST_AUTO_TEST_CASE(the_options_defaults_have_the_names_help_shows) {
   const train::TrainArguments a;
-  BOOST_TEST(a.long_pairs == "skip");
-  BOOST_TEST(a.attention == "additive");
-  BOOST_TEST(a.init == "xavier");
-  BOOST_TEST(a.optimizer == "adam");
-  BOOST_TEST(a.early_stopping_metric == "bleu");
-  BOOST_TEST(a.final_model == "best");
+  BOOST_TEST(data::long_pairs_name(a.options.long_pairs) == std::string("skip"));
+  BOOST_TEST(nn::attention_form_name(a.options.model.attention_form) == std::string("additive"));
+  BOOST_TEST(train::initialization_name(a.options.init) == std::string("xavier"));
+  BOOST_TEST(train::optimizer_name(a.options.optimizer) == std::string("adam"));
+  BOOST_TEST(train::early_stopping_metric_name(a.options.early_stopping_metric) == std::string("bleu"));
+  BOOST_TEST(train::final_model_name(a.options.final_model) == std::string("best"));
   BOOST_TEST(!a.no_shuffle);
 }
 
-BOOST_AUTO_TEST_CASE(arguments_become_options_with_pairs_split_and_names_parsed) {
+BOOST_AUTO_TEST_CASE(enumeration_options_parse_into_their_fields) {
+  namespace po = boost::program_options;
+  train::TrainOptions options;
+  po::options_description description;
+  description.add_options()
+      ("optimizer", util::enum_value(&options.optimizer, train::optimizer_name, train::parse_optimizer), "")
+      ("final-model", util::enum_value(&options.final_model, train::final_model_name, train::parse_final_model), "");
+  const auto parse = [&](std::vector<std::string> args) {
+    po::variables_map values;
+    po::store(po::command_line_parser(args).options(description).run(), values);
+    po::notify(values);
+  };
+  parse({"--optimizer", "adadelta"});
+  BOOST_TEST((options.optimizer == train::OptimizerKind::kAdadelta));
+  BOOST_TEST((options.final_model == train::FinalModel::kBest));  // the default, parsed from its name
+  BOOST_TEST(usage_message([&] { parse({"--optimizer", "sgd"}); }) ==
+             "--optimizer must be one of adam, adadelta, got 'sgd'");
+}
+
+BOOST_AUTO_TEST_CASE(arguments_become_options_with_pairs_split) {
   auto a = arguments();
   a.valid_sets = {"valid.src", "valid.tgt"};
-  a.optimizer = "adadelta";
-  a.final_model = "last";
-  a.long_pairs = "truncate";
-  a.attention = "dot";
+  a.options.optimizer = train::OptimizerKind::kAdadelta;
+  a.options.final_model = train::FinalModel::kLast;
+  a.options.long_pairs = data::LongPairs::kTruncate;
+  a.options.model.attention_form = nn::AttentionForm::kDot;
   a.no_shuffle = true;
   a.common.quiet = true;
   a.common.threads = 3;
@@ -100,13 +125,10 @@ BOOST_AUTO_TEST_CASE(arguments_refuse_missing_training_files_and_odd_pairs) {
   a = arguments();
   a.valid_sets = {"v"};
   BOOST_TEST(usage_message([&] { a.to_options(); }) == "--valid-sets takes two files (source and target), got 1");
-  a = arguments();
-  a.long_pairs = "wrap";
-  BOOST_TEST(usage_message([&] { a.to_options(); }) ==
+  // The enumerations' names are parsed as the command line is (enum_value), with these messages.
+  BOOST_TEST(usage_message([] { data::parse_long_pairs("wrap"); }) ==
              "--long-pairs must be one of skip, error, truncate, got 'wrap'");
-  a = arguments();
-  a.attention = "luong";
-  BOOST_TEST(usage_message([&] { a.to_options(); }) ==
+  BOOST_TEST(usage_message([] { model::parse_attention_form("luong"); }) ==
              "--attention must be one of additive, dot, general, none, got 'luong'");
 }
 
