@@ -17,13 +17,28 @@ namespace rnnsearch::math {
 
 namespace {
 
-#ifndef RNNSEARCH_GEMM_ONEDNN
 CBLAS_TRANSPOSE to_cblas(Transpose t) { return t == Transpose::kYes ? CblasTrans : CblasNoTrans; }
-#endif
 
 std::atomic<std::uint64_t> multiply_adds{0};  // relaxed: a statistic, not a synchronization
 thread_local bool row_stable = false;           // a RowStableProducts lives in this thread
 std::atomic<bool> row_stable_allowed{true};
+#ifdef RNNSEARCH_GEMM_ONEDNN
+GemmBackend backend = GemmBackend::kOneDnn;
+#else
+GemmBackend backend = GemmBackend::kOpenBlas;
+#endif
+
+#ifdef RNNSEARCH_GEMM_ONEDNN
+void onednn_sgemm(Transpose ta, Transpose tb, int m, int n, int k, float alpha, ConstMatrixView a,
+                  ConstMatrixView b, float beta, MutableMatrixView c) {
+  const dnnl_status_t status = dnnl_sgemm(ta == Transpose::kYes ? 'T' : 'N', tb == Transpose::kYes ? 'T' : 'N', m, n, k,
+                                          alpha, a.data, a.stride, b.data, b.stride, beta, c.data, c.stride);
+  if (status != dnnl_success) {
+    throw util::Error("oneDNN sgemm failed (status " + std::to_string(static_cast<int>(status)) + ") for " +
+                      shape_text(m, k) + " by " + shape_text(k, n));
+  }
+}
+#endif
 
 }  // namespace
 
@@ -45,16 +60,13 @@ void gemm(ConstMatrixView a, Transpose ta, ConstMatrixView b, Transpose tb, Muta
     return;
   }
 #ifdef RNNSEARCH_GEMM_ONEDNN
-  const dnnl_status_t status = dnnl_sgemm(ta == Transpose::kYes ? 'T' : 'N', tb == Transpose::kYes ? 'T' : 'N', m, n, k,
-                                          alpha, a.data, a.stride, b.data, b.stride, beta, c.data, c.stride);
-  if (status != dnnl_success) {
-    throw util::Error("oneDNN sgemm failed (status " + std::to_string(static_cast<int>(status)) + ") for " +
-                      shape_text(m, k) + " by " + shape_text(k, n));
+  if (backend == GemmBackend::kOneDnn) {
+    onednn_sgemm(ta, tb, m, n, k, alpha, a, b, beta, c);
+    return;
   }
-#else
+#endif
   cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), m, n, k, alpha, a.data, a.stride, b.data, b.stride, beta,
               c.data, c.stride);
-#endif
 }
 
 RowStableProducts::RowStableProducts() : previous_(row_stable) { row_stable = true; }
@@ -65,19 +77,43 @@ void allow_row_stable_products(bool allowed) { row_stable_allowed.store(allowed,
 
 double gemm_flops_done() { return 2.0 * static_cast<double>(multiply_adds.load(std::memory_order_relaxed)); }
 
+bool onednn_built_in() {
 #ifdef RNNSEARCH_GEMM_ONEDNN
-// oneDNN parallelizes with OpenMP, whose thread count is a per-thread setting.
-void set_gemm_threads(int threads) { omp_set_num_threads(threads < 1 ? 1 : threads); }
-
-int gemm_threads() { return omp_get_max_threads(); }
-
-const char* gemm_backend() { return "oneDNN sgemm"; }
+  return true;
 #else
-void set_gemm_threads(int threads) { openblas_set_num_threads(threads < 1 ? 1 : threads); }
-
-int gemm_threads() { return openblas_get_num_threads(); }
-
-const char* gemm_backend() { return "OpenBLAS"; }
+  return false;
 #endif
+}
+
+void use_gemm_backend(GemmBackend chosen) {
+  if (chosen == GemmBackend::kOneDnn && !onednn_built_in()) {
+    throw util::Error("math::gemm: this build has no oneDNN (libdnnl-dev was not found when building)");
+  }
+  backend = chosen;
+}
+
+GemmBackend gemm_backend_in_use() { return backend; }
+
+const char* gemm_backend() { return backend == GemmBackend::kOneDnn ? "oneDNN sgemm" : "OpenBLAS"; }
+
+// oneDNN parallelizes with OpenMP, whose thread count is a per-thread setting; OpenBLAS's
+// is one setting for the process.
+void set_gemm_threads(int threads) {
+  if (threads < 1) threads = 1;
+#ifdef RNNSEARCH_GEMM_ONEDNN
+  if (backend == GemmBackend::kOneDnn) {
+    omp_set_num_threads(threads);
+    return;
+  }
+#endif
+  openblas_set_num_threads(threads);
+}
+
+int gemm_threads() {
+#ifdef RNNSEARCH_GEMM_ONEDNN
+  if (backend == GemmBackend::kOneDnn) return omp_get_max_threads();
+#endif
+  return openblas_get_num_threads();
+}
 
 }  // namespace rnnsearch::math

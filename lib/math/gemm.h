@@ -1,8 +1,9 @@
 #pragma once
 // The one matrix-product entry point: C = alpha * op(A) * op(B) + beta * C over
 // row-major float matrices. Every layer multiplies through here, so the backend changes
-// in one place: oneDNN's sgemm when the build finds it (CMake RNNSEARCH_GEMM=onednn, the
-// default), else OpenBLAS's cblas_sgemm.
+// in one place: oneDNN's sgemm or OpenBLAS's cblas_sgemm, chosen per process
+// (math/gemm_kernels.h says by which rule); oneDNN only when the build finds it (CMake
+// RNNSEARCH_GEMM=onednn, the default).
 #include <string>
 #include <type_traits>
 
@@ -55,7 +56,14 @@ double gemm_flops_done();
 // sets it first.
 void set_gemm_threads(int threads);
 int gemm_threads();
-// "oneDNN sgemm" or "OpenBLAS": which library multiplies (chosen when building).
+enum class GemmBackend { kOneDnn, kOpenBlas };
+// Which library multiplies the products that need not be row-stable (training's): set
+// once, before any thread multiplies (select_gemm_kernels does), never while products
+// run. Throws util::Error for oneDNN in a build without it.
+void use_gemm_backend(GemmBackend backend);
+GemmBackend gemm_backend_in_use();
+bool onednn_built_in();
+// "oneDNN sgemm" or "OpenBLAS": the backend in use.
 const char* gemm_backend();
 
 // While one of these lives, every product the calling thread makes with op(A) = A goes

@@ -1,6 +1,9 @@
 // Benchmark (not a test): the machine's SGEMM rate through math::gemm, the ceiling every
-// training and decoding benchmark reports its GFLOP/s against. Shapes: the decoder step
-// of the benchmark configuration (64 x 1536 x 512) and a large square product.
+// training and decoding benchmark reports its GFLOP/s against, for each library math::gemm
+// can multiply with (oneDNN, OpenBLAS) and for the row-stable kernel inference uses, at
+// the shapes that matter: a training decoder step of one replica (32 sentences), its
+// transpose, the output layer of a beam-5 decoding batch at a 13k vocabulary, and a large
+// square. One thread each: training and decoding run one product per thread of their pool.
 //
 //   build/bench/sgemm_bench [--runs N]
 #include <algorithm>
@@ -8,10 +11,11 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
-#include "math/gemm_kernels.h"
 #include "math/gemm.h"
+#include "math/gemm_kernels.h"
 #include "support/gzip_text.h"
 
 using namespace rnnsearch::math;
@@ -26,7 +30,7 @@ double gflops(int m, int n, int k, int runs) {
   for (int i = 0; i < a.size(); ++i) a.data()[i] = u(rng);
   for (int i = 0; i < b.size(); ++i) b.data()[i] = u(rng);
   const double flop = 2.0 * m * n * k;
-  const int reps = std::max(1, static_cast<int>(2e10 / flop));  // about 0.1-0.2 s a run at 100-200 GFLOP/s
+  const int reps = std::max(1, static_cast<int>(1e10 / flop));  // about 0.1 s a run at 100 GFLOP/s
   gemm(a, Transpose::kNo, b, Transpose::kNo, c);                      // warm up
   std::vector<double> rates;
   for (int r = 0; r < runs; ++r) {
@@ -41,24 +45,35 @@ double gflops(int m, int n, int k, int runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  rnnsearch::math::select_gemm_kernels(argv);
+  select_gemm_kernels(argv);
   int runs = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
   }
-  std::printf("SGEMM through math::gemm (%s), median GFLOP/s of %d runs\n", gemm_backend(), runs);
-  std::printf("%-28s %10s %10s\n", "shape (M x N x K)", "1 thread", "2 threads");
-  const int shapes[][3] = {{64, 1536, 512}, {64, 512, 1536}, {1024, 1024, 1024}};
-  for (const auto& s : shapes) {
-    set_gemm_threads(1);
-    const double one = gflops(s[0], s[1], s[2], runs);
-    set_gemm_threads(2);
-    const double two = gflops(s[0], s[1], s[2], runs);
-    char name[64];
-    std::snprintf(name, sizeof name, "%d x %d x %d", s[0], s[1], s[2]);
-    std::printf("%-28s %10.1f %10.1f\n", name, one, two);
+  const GemmBackend chosen = gemm_backend_in_use();
+  std::vector<GemmBackend> backends = {GemmBackend::kOpenBlas};
+  if (onednn_built_in()) backends.insert(backends.begin(), GemmBackend::kOneDnn);
+  std::printf("SGEMM through math::gemm, 1 thread, median GFLOP/s of %d runs; the rule picks %s here\n", runs,
+              gemm_backend());
+  std::printf("%-22s", "shape (M x N x K)");
+  for (GemmBackend b : backends) {
+    use_gemm_backend(b);
+    std::printf(" %14s", gemm_backend());
   }
-  std::printf("shared/golden/README.md (OpenBLAS, Haswell kernels): about 115 (2 threads) at 64 x 1536 x 512, 150 on "
-              "large squares, 65-95 with 1 thread.\n");
+  std::printf(" %14s\n", "row-stable");
+  const int shapes[][3] = {{32, 1536, 512}, {32, 512, 1536}, {64, 1536, 512}, {160, 13039, 256}, {1024, 1024, 1024}};
+  set_gemm_threads(1);
+  for (const auto& s : shapes) {
+    const std::string name = std::to_string(s[0]) + " x " + std::to_string(s[1]) + " x " + std::to_string(s[2]);
+    std::printf("%-22s", name.c_str());
+    for (GemmBackend b : backends) {
+      use_gemm_backend(b);
+      set_gemm_threads(1);
+      std::printf(" %14.1f", gflops(s[0], s[1], s[2], runs));
+    }
+    const RowStableProducts row_stable;
+    std::printf(" %14.1f\n", gflops(s[0], s[1], s[2], runs));
+  }
+  use_gemm_backend(chosen);
   return 0;
 }

@@ -2,8 +2,11 @@
 // accumulation (beta), on blocks of larger matrices, and shape errors.
 #include <boost/test/unit_test.hpp>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "math/gemm.h"
+#include "math/gemm_kernels.h"
 #include "util/error.h"
 
 using namespace rnnsearch::math;
@@ -37,19 +40,36 @@ Matrix naive(const Matrix& a, bool ta, const Matrix& b, bool tb, const Matrix& c
 
 BOOST_AUTO_TEST_SUITE(gemm_suite)
 
-BOOST_AUTO_TEST_CASE(matches_a_naive_product_for_every_transpose) {
+BOOST_AUTO_TEST_CASE(matches_a_naive_product_for_every_transpose_with_every_backend) {
   std::mt19937 rng(7);
   const int m = 13, n = 7, k = 29;
-  for (bool ta : {false, true}) {
-    for (bool tb : {false, true}) {
-      const Matrix a = ta ? random_matrix(k, m, rng) : random_matrix(m, k, rng);
-      const Matrix b = tb ? random_matrix(n, k, rng) : random_matrix(k, n, rng);
-      Matrix c = random_matrix(m, n, rng);
-      const Matrix expected = naive(a, ta, b, tb, c, 0.5f, 2.0f);
-      gemm(a, ta ? Transpose::kYes : Transpose::kNo, b, tb ? Transpose::kYes : Transpose::kNo, c, 0.5f, 2.0f);
-      BOOST_TEST((c - expected).cwiseAbs().maxCoeff() < 1e-4f);
+  std::vector<GemmBackend> backends = {GemmBackend::kOpenBlas};
+  if (onednn_built_in()) backends.push_back(GemmBackend::kOneDnn);
+  const GemmBackend chosen = gemm_backend_in_use();
+  for (GemmBackend backend : backends) {
+    use_gemm_backend(backend);
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        const Matrix a = ta ? random_matrix(k, m, rng) : random_matrix(m, k, rng);
+        const Matrix b = tb ? random_matrix(n, k, rng) : random_matrix(k, n, rng);
+        Matrix c = random_matrix(m, n, rng);
+        const Matrix expected = naive(a, ta, b, tb, c, 0.5f, 2.0f);
+        gemm(a, ta ? Transpose::kYes : Transpose::kNo, b, tb ? Transpose::kYes : Transpose::kNo, c, 0.5f, 2.0f);
+        BOOST_TEST_CONTEXT(gemm_backend()) { BOOST_TEST((c - expected).cwiseAbs().maxCoeff() < 1e-4f); }
+      }
     }
   }
+  use_gemm_backend(chosen);
+}
+
+BOOST_AUTO_TEST_CASE(backend_names_parse_and_a_missing_backend_is_refused) {
+  BOOST_TEST((parse_gemm_backend("onednn") == GemmBackend::kOneDnn));
+  BOOST_TEST((parse_gemm_backend("openblas") == GemmBackend::kOpenBlas));
+  BOOST_CHECK_EXCEPTION(parse_gemm_backend("mkl"), rnnsearch::util::Error, [](const auto& e) {
+    return std::string(e.what()) == "RNNSEARCH_GEMM_BACKEND=mkl: expected onednn or openblas";
+  });
+  if (!onednn_built_in()) BOOST_CHECK_THROW(use_gemm_backend(GemmBackend::kOneDnn), rnnsearch::util::Error);
+  BOOST_TEST((default_gemm_backend() == (onednn_built_in() ? GemmBackend::kOneDnn : GemmBackend::kOpenBlas)));
 }
 
 BOOST_AUTO_TEST_CASE(wrong_shapes_are_an_error_naming_both) {
