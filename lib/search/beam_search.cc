@@ -42,11 +42,13 @@ struct Member {
   math::Matrix state, next_state, log_probs, weights, selected_state;
 };
 
-// Everything a search keeps from step to step and from batch to batch; the vectors only
-// grow. Hypotheses are back-pointers: step t's decoder rows (the live hypotheses then)
-// are history entries step_begin[t] .. step_begin[t + 1] - 1, each with its last token
-// (<s> at step 0) and its parent row of step t - 1; with BeamOptions::attention,
-// step_weights holds the weight matrix of every step from weight_begin[t] on.
+// Everything a search keeps from step to step and from batch to batch: the vectors'
+// capacity only grows (the members' matrices take each step's rows, reallocating only
+// when their size changes). Hypotheses are back-pointers: step t's decoder rows (the
+// live hypotheses then) are history entries step_begin[t] .. step_begin[t + 1] - 1, each
+// with its last token (<s> at step 0) and its parent row of step t - 1; with
+// BeamOptions::attention, step_weights holds the weight matrix of every step from
+// weight_begin[t] on.
 struct Workspace {
   std::vector<Member> members;
   math::Matrix mean_log_probs, mean_weights;  // an ensemble's averages
