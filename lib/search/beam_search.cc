@@ -2,38 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
 #include "util/error.h"
 
 namespace rnnsearch::search {
-
-namespace {
-
-// A live hypothesis: one row of the decoder batch.
-struct Live {
-  int sentence = 0;  // index into the batch's sentences
-  std::vector<std::int32_t> tokens;
-  double log_probability = 0.0;
-  std::vector<std::vector<float>> attention;  // one row per token so far
-};
-
-struct Candidate {
-  int row = 0;               // the live hypothesis it extends
-  std::int32_t word = 0;
-  double log_probability = 0.0;
-};
-
-// Best first; equal scores go to the earlier row, then the lower word id.
-bool better(const Candidate& a, const Candidate& b) {
-  if (a.log_probability != b.log_probability) return a.log_probability > b.log_probability;
-  if (a.row != b.row) return a.row < b.row;
-  return a.word < b.word;
-}
-
-}  // namespace
 
 int target_length_limit(double max_length_ratio, std::size_t source_length) {
   // In double, clamped before the conversion: a huge ratio or a NaN must not overflow an int.
@@ -48,6 +22,19 @@ double normalized(double log_probability, std::size_t length, double alpha) {
   return alpha == 0.0 ? log_probability : log_probability / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), alpha);
 }
 
+struct Candidate {
+  int row = 0;               // the live hypothesis it extends
+  std::int32_t word = 0;
+  double log_probability = 0.0;
+};
+
+// Best first; equal scores go to the earlier row, then the lower word id.
+bool better(const Candidate& a, const Candidate& b) {
+  if (a.log_probability != b.log_probability) return a.log_probability > b.log_probability;
+  if (a.row != b.row) return a.row < b.row;
+  return a.word < b.word;
+}
+
 // One model of an ensemble during a batch: its encoding, its decoder state per row.
 struct Member {
   model::RnnSearch* model = nullptr;
@@ -55,172 +42,240 @@ struct Member {
   math::Matrix state, next_state, log_probs, weights, selected_state;
 };
 
+// Everything a search keeps from step to step and from batch to batch: the vectors'
+// capacity only grows (the members' matrices take each step's rows, reallocating only
+// when their size changes). Hypotheses are back-pointers: step t's decoder rows (the
+// live hypotheses then) are history entries step_begin[t] .. step_begin[t + 1] - 1, each
+// with its last token (<s> at step 0) and its parent row of step t - 1; with
+// BeamOptions::attention, step_weights holds the weight matrix of every step from
+// weight_begin[t] on.
+struct Workspace {
+  std::vector<Member> members;
+  math::Matrix mean_log_probs, mean_weights;  // an ensemble's averages
+  std::vector<int> row_sentence, next_sentence;        // per live row
+  std::vector<double> row_log_prob, next_log_prob;     // per live row
+  std::vector<std::int32_t> previous;                  // the decoder's input tokens
+  std::vector<int> parents;                            // per new live row: its old row
+  std::vector<int> selected_sentences;                 // the sentences of rows_encoded's rows
+  std::vector<std::int32_t> history_token;
+  std::vector<int> history_parent;
+  std::vector<std::size_t> step_begin, weight_begin;
+  std::vector<float> step_weights;
+  std::size_t weight_columns = 0;                      // the batch's source positions
+  std::vector<Candidate> candidates;                   // the current sentence's
+  std::vector<std::int32_t> top_words;                 // one row's best, best first
+  std::vector<int> path;                               // a hypothesis's rows, step by step
+};
+
 // Every member encodes the batch (sentence b is row b) and starts from its initial state.
-std::vector<Member> encode_batch(const std::vector<model::RnnSearch*>& models,
-                                 const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
-                                 const std::vector<std::size_t>& indices) {
-  std::vector<Member> members(models.size());
-  std::vector<int> row_sentences(indices.size());
-  std::iota(row_sentences.begin(), row_sentences.end(), 0);
+void encode_batch(const std::vector<model::RnnSearch*>& models,
+                  const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
+                  const std::vector<std::size_t>& indices, Workspace& w) {
+  w.members.resize(models.size());
+  w.selected_sentences.resize(indices.size());
+  for (std::size_t b = 0; b < indices.size(); ++b) w.selected_sentences[b] = static_cast<int>(b);
   for (std::size_t m = 0; m < models.size(); ++m) {
     const data::Batch batch = data::make_batch(sources[m], nullptr, indices);
-    members[m].model = models[m];
-    models[m]->encode(batch.source, batch.source_mask, members[m].encoded);
-    members[m].state = members[m].encoded.initial_state;
-    model::select_sentences(members[m].encoded, row_sentences, members[m].rows_encoded);
+    Member& member = w.members[m];
+    member.model = models[m];
+    models[m]->encode(batch.source, batch.source_mask, member.encoded);
+    member.state = member.encoded.initial_state;
+    model::select_sentences(member.encoded, w.selected_sentences, member.rows_encoded);
   }
-  return members;
 }
 
-// One decoder step of every member for the live rows. An ensemble averages the members'
-// log-probabilities (and attention weights) into `mean`; a single model's are its own.
-struct StepOutput {
-  math::Matrix mean_log_probs, mean_weights;
-  const math::Matrix* log_probs = nullptr;  // [rows x target vocabulary]
-  const math::Matrix* weights = nullptr;    // [rows x source positions]
-};
-
-void decoder_step(std::vector<Member>& members, const std::vector<Live>& live, StepOutput& out) {
-  std::vector<std::int32_t> previous;
-  for (const Live& h : live) previous.push_back(h.tokens.empty() ? data::Vocabulary::kBos : h.tokens.back());
-  for (Member& member : members) {
-    member.model->decoder_step(member.rows_encoded, previous, member.state, member.log_probs, member.next_state,
+// One decoder step of every member for the live rows (their last tokens in w.previous).
+// An ensemble averages the members' log-probabilities and attention weights.
+void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matrix*& weights) {
+  for (Member& member : w.members) {
+    member.model->decoder_step(member.rows_encoded, w.previous, member.state, member.log_probs, member.next_state,
                                member.weights);
   }
-  if (members.size() > 1) {
-    out.mean_log_probs = members[0].log_probs;
-    out.mean_weights = members[0].weights;
-    for (std::size_t m = 1; m < members.size(); ++m) {
-      out.mean_log_probs += members[m].log_probs;
-      out.mean_weights += members[m].weights;
-    }
-    out.mean_log_probs /= static_cast<float>(members.size());
-    out.mean_weights /= static_cast<float>(members.size());
+  log_probs = &w.members[0].log_probs;
+  weights = &w.members[0].weights;
+  if (w.members.size() == 1) return;
+  w.mean_log_probs = w.members[0].log_probs;
+  w.mean_weights = w.members[0].weights;
+  for (std::size_t m = 1; m < w.members.size(); ++m) {
+    w.mean_log_probs += w.members[m].log_probs;
+    w.mean_weights += w.members[m].weights;
   }
-  out.log_probs = members.size() > 1 ? &out.mean_log_probs : &members[0].log_probs;
-  out.weights = members.size() > 1 ? &out.mean_weights : &members[0].weights;
+  w.mean_log_probs /= static_cast<float>(w.members.size());
+  w.mean_weights /= static_cast<float>(w.members.size());
+  log_probs = &w.mean_log_probs;
+  weights = &w.mean_weights;
 }
 
-// Candidates per sentence: each live row's K best words, extending its log-probability.
-std::vector<std::vector<Candidate>> row_candidates(const math::Matrix& log_probs, const std::vector<Live>& live,
-                                                   int sentences, int K) {
-  std::vector<std::vector<Candidate>> per_sentence(static_cast<std::size_t>(sentences));
-  std::vector<int> words(static_cast<std::size_t>(log_probs.cols()));
-  for (int r = 0; r < static_cast<int>(live.size()); ++r) {
-    std::iota(words.begin(), words.end(), 0);
+// The `take` best words of a row into top (best first: the higher value, then the lower
+// id), in one pass with a sorted buffer of `take` words. Words come in increasing id, so
+// a word equal to one already kept ranks after it.
+template <typename Row>
+void top_words(const Row& row, int take, std::vector<std::int32_t>& top) {
+  top.clear();
+  const auto words = static_cast<std::int32_t>(row.size());
+  for (std::int32_t word = 0; word < words; ++word) {
+    const float value = row(word);
+    if (static_cast<int>(top.size()) == take) {
+      if (!(value > row(top.back()))) continue;
+      top.pop_back();
+    }
+    auto at = top.end();
+    while (at != top.begin() && value > row(*(at - 1))) --at;
+    top.insert(at, word);
+  }
+}
+
+// Candidates of the live rows [begin, end) of one sentence: each row's K best words,
+// extending its log-probability; the best `width` of them first, in `better` order.
+void sentence_candidates(const math::Matrix& log_probs, int begin, int end, int K, std::size_t width, Workspace& w) {
+  w.candidates.clear();
+  const int take = std::min<int>(K, static_cast<int>(log_probs.cols()));
+  for (int r = begin; r < end; ++r) {
     const auto row = log_probs.row(r);
-    const int take = std::min<int>(K, static_cast<int>(words.size()));
-    std::partial_sort(words.begin(), words.begin() + take, words.end(), [&](int a, int b) {
-      return row(a) != row(b) ? row(a) > row(b) : a < b;
-    });
-    for (int k = 0; k < take; ++k) {
-      per_sentence[static_cast<std::size_t>(live[r].sentence)].push_back(
-          {r, words[static_cast<std::size_t>(k)], live[r].log_probability + static_cast<double>(row(words[k]))});
+    top_words(row, take, w.top_words);
+    for (const std::int32_t word : w.top_words) {
+      w.candidates.push_back({r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(word))});
     }
   }
-  return per_sentence;
+  const auto keep = static_cast<std::ptrdiff_t>(std::min(width, w.candidates.size()));
+  std::partial_sort(w.candidates.begin(), w.candidates.begin() + keep, w.candidates.end(), better);
+  w.candidates.resize(static_cast<std::size_t>(keep));
 }
 
-// The beams of one batch: the live hypotheses (a decoder row each) and every sentence's
-// finished ones.
+// The beams of one batch: per sentence its source length, its target length limit and
+// its finished hypotheses.
 struct Beams {
-  std::vector<std::size_t> source_lengths;  // per sentence
-  std::vector<int> limit;                   // target tokens per sentence (target_length_limit)
+  std::vector<std::size_t> source_lengths;
+  std::vector<int> limit;
   std::vector<std::vector<Hypothesis>> finished;
-  std::vector<Live> live;
 };
 
-Beams start_beams(const std::vector<std::vector<std::int32_t>>& sources, const std::vector<std::size_t>& indices,
-                  const BeamOptions& options) {
-  const std::size_t B = indices.size();
-  Beams beams;
-  beams.finished.resize(B);
-  beams.live.resize(B);
-  for (std::size_t b = 0; b < B; ++b) {
-    beams.source_lengths.push_back(sources[indices[b]].size());
-    beams.limit.push_back(target_length_limit(options.max_length_ratio, beams.source_lengths[b]));
-    beams.live[b].sentence = static_cast<int>(b);
+// The hypothesis that ends with candidate c of step `step`: its tokens and, when asked,
+// its attention rows, walked back through the parents.
+Hypothesis finish(const Candidate& c, int step, bool ends, std::size_t source_length, const BeamOptions& options,
+                  Workspace& w) {
+  w.path.resize(static_cast<std::size_t>(step) + 1);
+  int row = c.row;
+  for (int t = step; t >= 0; --t) {
+    w.path[static_cast<std::size_t>(t)] = row;
+    row = w.history_parent[w.step_begin[static_cast<std::size_t>(t)] + static_cast<std::size_t>(row)];
   }
-  return beams;
+  Hypothesis h;
+  h.tokens.reserve(static_cast<std::size_t>(step) + 1);
+  for (int t = 1; t <= step; ++t) {
+    const auto at = static_cast<std::size_t>(t);
+    h.tokens.push_back(w.history_token[w.step_begin[at] + static_cast<std::size_t>(w.path[at])]);
+  }
+  if (!ends) h.tokens.push_back(c.word);
+  h.log_probability = c.log_probability;
+  h.complete = ends;
+  h.score = normalized(c.log_probability, h.tokens.size() + (ends ? 1 : 0), options.length_penalty);
+  if (options.attention) {
+    const std::size_t columns = w.weight_columns;
+    h.attention.resize(static_cast<std::size_t>(step) + 1);
+    for (int t = 0; t <= step; ++t) {
+      const auto at = static_cast<std::size_t>(t);
+      const float* alpha = w.step_weights.data() + w.weight_begin[at] + static_cast<std::size_t>(w.path[at]) * columns;
+      h.attention[at].assign(alpha, alpha + source_length + 1);
+    }
+  }
+  return h;
 }
 
 // Each sentence's beam is as wide as it has hypotheses still to finish: its best `width`
-// candidates either finish (</s>, or the length limit) or live on. The new live rows
-// replace beams.live; parents[i] is the old row that new row i extends.
-void advance_beams(std::vector<std::vector<Candidate>>& per_sentence, const math::Matrix& weights, int step,
-                   const BeamOptions& options, Beams& beams, std::vector<int>& parents) {
-  std::vector<Live> next;
-  parents.clear();
-  for (std::size_t b = 0; b < per_sentence.size(); ++b) {
-    auto& candidates = per_sentence[b];
-    std::sort(candidates.begin(), candidates.end(), better);
-    const std::size_t width = static_cast<std::size_t>(options.beam_size) - beams.finished[b].size();
-    for (std::size_t k = 0; k < std::min(width, candidates.size()); ++k) {
-      const Candidate& c = candidates[k];
-      const Live& parent = beams.live[static_cast<std::size_t>(c.row)];
+// candidates either finish (</s>, or the length limit) or live on as the rows of the next
+// step, whose tokens and parents go into the history.
+void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& options, Beams& beams, Workspace& w) {
+  w.next_sentence.clear();
+  w.next_log_prob.clear();
+  w.parents.clear();
+  w.step_begin.push_back(w.history_token.size());
+  const int rows = static_cast<int>(w.row_sentence.size());
+  for (int begin = 0, end = 0; begin < rows; begin = end) {  // a sentence's rows are adjacent
+    const int b = w.row_sentence[static_cast<std::size_t>(begin)];
+    while (end < rows && w.row_sentence[static_cast<std::size_t>(end)] == b) ++end;
+    const auto s = static_cast<std::size_t>(b);
+    const std::size_t width = static_cast<std::size_t>(options.beam_size) - beams.finished[s].size();
+    sentence_candidates(log_probs, begin, end, options.beam_size, width, w);
+    for (const Candidate& c : w.candidates) {
       const bool ends = c.word == data::Vocabulary::kEos;
-      std::vector<std::vector<float>> attention;  // copied only when asked for: it grows with every step
-      if (options.attention) {
-        const auto alpha = weights.row(c.row).head(static_cast<Eigen::Index>(beams.source_lengths[b] + 1));
-        attention = parent.attention;
-        attention.emplace_back(alpha.data(), alpha.data() + alpha.size());
-      }
-      if (ends || step + 1 >= beams.limit[b]) {
-        Hypothesis h;
-        h.tokens = parent.tokens;
-        if (!ends) h.tokens.push_back(c.word);
-        h.log_probability = c.log_probability;
-        h.complete = ends;
-        h.attention = std::move(attention);
-        h.score = normalized(c.log_probability, h.tokens.size() + (ends ? 1 : 0), options.length_penalty);
-        beams.finished[b].push_back(std::move(h));
+      if (ends || step + 1 >= beams.limit[s]) {
+        beams.finished[s].push_back(finish(c, step, ends, beams.source_lengths[s], options, w));
         continue;
       }
-      Live extended{static_cast<int>(b), parent.tokens, c.log_probability, std::move(attention)};
-      extended.tokens.push_back(c.word);
-      next.push_back(std::move(extended));
-      parents.push_back(c.row);
+      w.next_sentence.push_back(b);
+      w.next_log_prob.push_back(c.log_probability);
+      w.parents.push_back(c.row);
+      w.history_token.push_back(c.word);
+      w.history_parent.push_back(c.row);
     }
   }
-  beams.live.swap(next);
+  w.row_sentence.swap(w.next_sentence);
+  w.row_log_prob.swap(w.next_log_prob);
 }
 
-// Every member's decoder state and encoding rows follow the live rows to their parents.
-// row_sentences is scratch, kept by the caller from step to step.
-void follow_parents(const std::vector<Live>& live, const std::vector<int>& parents, std::vector<Member>& members,
-                    std::vector<int>& row_sentences) {
-  row_sentences.clear();
-  for (const Live& h : live) row_sentences.push_back(h.sentence);
-  for (Member& member : members) {
-    member.selected_state.resize(static_cast<Eigen::Index>(live.size()), member.next_state.cols());
-    for (std::size_t i = 0; i < live.size(); ++i) {
-      member.selected_state.row(static_cast<Eigen::Index>(i)) = member.next_state.row(parents[i]);
+// Every member's decoder state follows the live rows to their parents, and its encoding
+// rows to their sentences when those changed (a hypothesis finished, or the first step).
+void follow_parents(Workspace& w) {
+  const bool same_sentences = w.row_sentence == w.selected_sentences;
+  if (!same_sentences) w.selected_sentences.assign(w.row_sentence.begin(), w.row_sentence.end());
+  const auto rows = static_cast<Eigen::Index>(w.parents.size());
+  for (Member& member : w.members) {
+    member.selected_state.resize(rows, member.next_state.cols());
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      member.selected_state.row(i) = member.next_state.row(w.parents[static_cast<std::size_t>(i)]);
     }
     member.state.swap(member.selected_state);
-    model::select_sentences(member.encoded, row_sentences, member.rows_encoded);
+    if (!same_sentences) model::select_sentences(member.encoded, w.selected_sentences, member.rows_encoded);
   }
+  w.previous.assign(w.history_token.begin() + static_cast<std::ptrdiff_t>(w.step_begin.back()), w.history_token.end());
+}
+
+// The first step's rows: sentence b's <s> in row b, without a parent.
+Beams start_beams(const std::vector<std::vector<std::int32_t>>& sources, const std::vector<std::size_t>& indices,
+                  const BeamOptions& options, Workspace& w) {
+  const std::size_t B = indices.size();
+  Beams beams;
+  beams.finished.resize(B);
+  w.row_sentence.clear();
+  for (std::size_t b = 0; b < B; ++b) {
+    beams.source_lengths.push_back(sources[indices[b]].size());
+    beams.limit.push_back(target_length_limit(options.max_length_ratio, beams.source_lengths[b]));
+    w.row_sentence.push_back(static_cast<int>(b));
+  }
+  w.row_log_prob.assign(B, 0.0);
+  w.previous.assign(B, data::Vocabulary::kBos);
+  w.history_token.assign(B, data::Vocabulary::kBos);
+  w.history_parent.assign(B, -1);
+  w.step_begin.assign(1, 0);
+  w.weight_begin.clear();
+  w.step_weights.clear();
+  return beams;
 }
 
 // Decodes one batch of non-empty sources; results[k] for indices[k]. sources[m] are the
 // sentences in model m's source vocabulary.
 void search_batch(const std::vector<model::RnnSearch*>& models,
                   const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
-                  const std::vector<std::size_t>& indices, const BeamOptions& options,
+                  const std::vector<std::size_t>& indices, const BeamOptions& options, Workspace& w,
                   std::vector<std::vector<Hypothesis>>& results) {
-  const int B = static_cast<int>(indices.size());
-  std::vector<Member> members = encode_batch(models, sources, indices);
-  Beams beams = start_beams(sources[0], indices, options);
-  StepOutput out;
-  std::vector<int> parents, row_sentences;  // reused from step to step
-  for (int step = 0; !beams.live.empty(); ++step) {
-    decoder_step(members, beams.live, out);
-    auto per_sentence = row_candidates(*out.log_probs, beams.live, B, options.beam_size);
-    advance_beams(per_sentence, *out.weights, step, options, beams, parents);
-    if (beams.live.empty()) break;
-    follow_parents(beams.live, parents, members, row_sentences);
+  encode_batch(models, sources, indices, w);
+  Beams beams = start_beams(sources[0], indices, options, w);
+  const math::Matrix* log_probs = nullptr;
+  const math::Matrix* weights = nullptr;
+  for (int step = 0; !w.row_sentence.empty(); ++step) {
+    decoder_step(w, log_probs, weights);
+    if (options.attention) {  // row-major: the step's rows one after another
+      w.weight_begin.push_back(w.step_weights.size());
+      w.weight_columns = static_cast<std::size_t>(weights->cols());
+      w.step_weights.insert(w.step_weights.end(), weights->data(), weights->data() + weights->size());
+    }
+    advance_beams(*log_probs, step, options, beams, w);
+    if (w.row_sentence.empty()) break;
+    follow_parents(w);
   }
-  for (int b = 0; b < B; ++b) {
-    auto& hypotheses = beams.finished[static_cast<std::size_t>(b)];
+  for (std::size_t b = 0; b < indices.size(); ++b) {
+    auto& hypotheses = beams.finished[b];
     std::stable_sort(hypotheses.begin(), hypotheses.end(),
                      [](const Hypothesis& x, const Hypothesis& y) { return x.score > y.score; });
     if (static_cast<int>(hypotheses.size()) > options.n_best) hypotheses.resize(static_cast<std::size_t>(options.n_best));
@@ -247,8 +302,9 @@ std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSea
   for (std::size_t i = 0; i < sources[0].size(); ++i) {
     if (sources[0][i].empty()) results[i].push_back(Hypothesis{});
   }
+  Workspace workspace;
   for (const auto& indices : data::batches_by_length(sources[0], options.batch_size)) {
-    search_batch(models, sources, indices, options, results);
+    search_batch(models, sources, indices, options, workspace, results);
   }
   return results;
 }

@@ -14,18 +14,21 @@ std::vector<std::vector<std::int32_t>> greedy_translate(model::RnnSearch& model,
   std::vector<std::vector<std::int32_t>> translations(sources.size());
   model::EncoderOutput encoded;
   math::Matrix state, next_state, log_probs, weights;
+  std::vector<int> limit;  // these three reused from batch to batch
+  std::vector<std::int32_t> previous;
+  std::vector<bool> done;
   for (const auto& indices : data::batches_by_length(sources, options.batch_size)) {
     const data::Batch batch = data::make_batch(sources, nullptr, indices);
     model.encode(batch.source, batch.source_mask, encoded);
     const int B = batch.sentences;
-    std::vector<int> limit(static_cast<std::size_t>(B));
+    limit.assign(static_cast<std::size_t>(B), 0);
     int longest = 0;
     for (int b = 0; b < B; ++b) {
       limit[b] = target_length_limit(options.max_length_ratio, sources[indices[b]].size());
       longest = std::max(longest, limit[b]);
     }
-    std::vector<std::int32_t> previous(static_cast<std::size_t>(B), data::Vocabulary::kBos);
-    std::vector<bool> done(static_cast<std::size_t>(B), false);
+    previous.assign(static_cast<std::size_t>(B), data::Vocabulary::kBos);
+    done.assign(static_cast<std::size_t>(B), false);
     state = encoded.initial_state;
     int unfinished = B;
     for (int step = 0; step < longest && unfinished > 0; ++step) {

@@ -11,6 +11,7 @@
 #include "search/attention_alignment.h"
 #include "data/batch.h"
 #include "data/parallel_corpus.h"
+#include "data/vocabulary.h"
 #include "model/model_file.h"
 #include "search/beam_search.h"
 #include "search/greedy.h"
@@ -76,6 +77,98 @@ double model_cost(model::RnnSearch& net, const std::vector<std::int32_t>& source
   const std::vector<std::vector<std::int32_t>> sources{source}, targets{target};
   const data::Batch batch = data::make_batch(sources, &targets, {0});
   return net.loss(batch, {}, 0.0f).loss;
+}
+
+// The search as beam_search.h states it, without its shortcuts: one sentence, every word
+// of every live row a candidate, all of them sorted by (log-probability, row, word), the
+// best `width` kept, histories copied; finished hypotheses stably sorted by score.
+std::vector<search::Hypothesis> reference_search(model::RnnSearch& net, const std::vector<std::int32_t>& source,
+                                                 const search::BeamOptions& options) {
+  struct Live {
+    std::vector<std::int32_t> tokens;
+    double log_probability = 0.0;
+    std::vector<std::vector<float>> attention;
+  };
+  struct Extension {
+    double log_probability;
+    int row;
+    std::int32_t word;
+  };
+  model::EncoderOutput encoded, rows;
+  const data::Batch batch = data::make_batch(std::vector<std::vector<std::int32_t>>{source}, nullptr, {0});
+  net.encode(batch.source, batch.source_mask, encoded);
+  const int limit = search::target_length_limit(options.max_length_ratio, source.size());
+  std::vector<Live> live(1);
+  std::vector<search::Hypothesis> finished;
+  math::Matrix state = encoded.initial_state, next_state, log_probs, weights;
+  for (int step = 0; !live.empty(); ++step) {
+    std::vector<std::int32_t> previous;
+    for (const Live& h : live) previous.push_back(h.tokens.empty() ? data::Vocabulary::kBos : h.tokens.back());
+    model::select_sentences(encoded, std::vector<int>(live.size(), 0), rows);
+    net.decoder_step(rows, previous, state, log_probs, next_state, weights);
+    std::vector<Extension> all;
+    for (int r = 0; r < static_cast<int>(live.size()); ++r) {
+      for (std::int32_t w = 0; w < static_cast<std::int32_t>(log_probs.cols()); ++w) {
+        all.push_back({live[r].log_probability + static_cast<double>(log_probs(r, w)), r, w});
+      }
+    }
+    std::sort(all.begin(), all.end(), [](const Extension& a, const Extension& b) {
+      return a.log_probability != b.log_probability ? a.log_probability > b.log_probability
+                                                    : a.row != b.row ? a.row < b.row : a.word < b.word;
+    });
+    const std::size_t width = static_cast<std::size_t>(options.beam_size) - finished.size();
+    std::vector<Live> next;
+    math::Matrix next_rows(0, next_state.cols());
+    for (std::size_t k = 0; k < width; ++k) {
+      Live h = live[static_cast<std::size_t>(all[k].row)];
+      h.log_probability = all[k].log_probability;
+      if (options.attention) {
+        const auto alpha = weights.row(all[k].row);
+        h.attention.emplace_back(alpha.data(), alpha.data() + source.size() + 1);
+      }
+      const bool ends = all[k].word == data::Vocabulary::kEos;
+      if (!ends) h.tokens.push_back(all[k].word);
+      if (ends || step + 1 >= limit) {
+        const double length = static_cast<double>(h.tokens.size() + (ends ? 1 : 0));
+        finished.push_back({h.tokens, h.log_probability, h.log_probability / std::pow(length, options.length_penalty),
+                            ends, h.attention});
+        continue;
+      }
+      next.push_back(h);
+      next_rows.conservativeResize(next_rows.rows() + 1, Eigen::NoChange);
+      next_rows.row(next_rows.rows() - 1) = next_state.row(all[k].row);
+    }
+    live = next;
+    state = next_rows;
+  }
+  std::stable_sort(finished.begin(), finished.end(),
+                   [](const search::Hypothesis& a, const search::Hypothesis& b) { return a.score > b.score; });
+  finished.resize(std::min(finished.size(), static_cast<std::size_t>(options.n_best)));
+  return finished;
+}
+
+// beam_search's n-best lists equal reference_search's, to the bit, for the first `count` sources.
+void check_against_reference(model::RnnSearch& net, const std::vector<std::vector<std::int32_t>>& sources,
+                             std::size_t count, search::BeamOptions options) {
+  const std::vector<std::vector<std::int32_t>> some(sources.begin(), sources.begin() + static_cast<std::ptrdiff_t>(count));
+  options.n_best = options.beam_size;
+  options.attention = true;
+  for (const int batch : {1, 7}) {
+    options.batch_size = batch;
+    const auto beams = search::beam_search(net, some, options);
+    for (std::size_t i = 0; i < some.size(); ++i) {
+      const auto expected = reference_search(net, some[i], options);
+      BOOST_TEST_INFO("sentence " << i << ", beam " << options.beam_size << ", batches of " << batch);
+      BOOST_TEST_REQUIRE(beams[i].size() == expected.size());
+      for (std::size_t h = 0; h < expected.size(); ++h) {
+        BOOST_TEST((beams[i][h].tokens == expected[h].tokens), "hypothesis " << h);
+        BOOST_TEST(beams[i][h].log_probability == expected[h].log_probability);
+        BOOST_TEST(beams[i][h].score == expected[h].score);
+        BOOST_TEST(beams[i][h].complete == expected[h].complete);
+        BOOST_TEST((beams[i][h].attention == expected[h].attention));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -178,6 +271,49 @@ BOOST_AUTO_TEST_CASE(hard_attention_alignments_of_a_reordering_task_have_low_aer
   BOOST_TEST_MESSAGE("exact reversals " << exact << " of " << task.sources.size() << ", AER " << scores.aer());
   BOOST_TEST(exact >= task.sources.size() * 8 / 10);
   BOOST_TEST(scores.aer() <= 0.01);  // the README's figure: 0.0011 on AVX-512, 0 on an AVX2 EPYC
+}
+
+BOOST_AUTO_TEST_CASE(n_best_lists_equal_the_plain_search) {
+  TrainedReversal task;
+  search::BeamOptions options;
+  for (const int beam : {1, 3, 5}) {
+    options.beam_size = beam;
+    check_against_reference(*task.loaded.model, task.sources, 40, options);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(ties_go_to_the_earlier_row_then_the_lower_word) {
+  // No weights, and output biases equal in pairs (-floor(w / 2)): every step's
+  // log-probabilities tie word 2k with 2k + 1, and all rows tie with each other, so the
+  // hypotheses kept, their order and the n-best order (equal scores keep the order of
+  // finishing) are decided by the tie rules alone.
+  TrainedReversal task(1);
+  model::RnnSearch tied(task.loaded.model->config());
+  for (nn::Parameter* p : tied.parameters().all()) p->value.setZero();
+  math::Matrix& bias = tied.parameters().get("decoder.output.b").value;
+  for (Eigen::Index w = 0; w < bias.cols(); ++w) bias(0, w) = -static_cast<float>(w / 2);
+  search::BeamOptions options;
+  options.max_length_ratio = 0.5;  // 11-13 tokens: the reference search stays quick
+  for (const int beam : {1, 2, 3, 5}) {  // a row's beam-th and next words tie at beams 1 and 3
+    options.beam_size = beam;
+    options.length_penalty = 1.0;
+    check_against_reference(tied, task.sources, 12, options);
+    options.length_penalty = 0.0;
+    check_against_reference(tied, task.sources, 12, options);
+  }
+  // By hand, beam 2: </s> (word 3) ties with word 2 and loses to words 0 and 1, so the
+  // best hypothesis is cut at the limit; the most probable is all zeros.
+  options.beam_size = 2;
+  options.n_best = 2;
+  options.length_penalty = 0.0;
+  const auto beams = search::beam_search(tied, {task.sources[0]}, options);
+  const int limit = search::target_length_limit(options.max_length_ratio, task.sources[0].size());
+  BOOST_TEST_REQUIRE(beams[0].size() == 2u);
+  BOOST_TEST((beams[0][0].tokens == std::vector<std::int32_t>(static_cast<std::size_t>(limit), 0)));
+  BOOST_TEST(!beams[0][0].complete);
+  std::vector<std::int32_t> second(static_cast<std::size_t>(limit), 0);
+  second.back() = 1;
+  BOOST_TEST((beams[0][1].tokens == second));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
