@@ -3,6 +3,7 @@
 
 #include "math/gemm_kernels.h"
 #include "search/translator.h"
+#include "util/allocator.h"
 #include "util/cli.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
@@ -69,5 +70,6 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   rnnsearch::math::select_gemm_kernels(argv);
+  rnnsearch::util::keep_freed_memory_for_reuse();  // the beam's per-step matrices change size every step
   return rnnsearch::util::run_tool("nmt-decode", [&] { return run(argc, argv); });
 }
