@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "math/gemm.h"
+#include "math/product_precision.h"
 #include "model/guided_alignment.h"
 #include "model/rnnsearch.h"
 #include "model/rnnsearch_workspace.h"
@@ -51,6 +52,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   const bool dropout = options.dropout > 0.0f && !options.alignment_head_only;  // the head reads clean states
   if (dropout && !dropout_rng) throw util::Error("RnnSearch::loss: dropout needs a random generator");
   const bool gradients = gradient_scale != 0.0f;
+  const math::ProductPrecision precision(gradients ? options.precision : math::Precision::kFp32);
   // The head's gradients stop at its own parameters: the translation model runs forward only.
   const bool translation_gradients = gradients && !options.alignment_head_only;
   forward(batch, dropout ? options.dropout : 0.0f, dropout_rng,
