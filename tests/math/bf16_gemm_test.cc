@@ -96,9 +96,9 @@ BOOST_AUTO_TEST_CASE(bf16_products_are_within_the_bf16_bound_of_fp32_and_repeat_
       BOOST_TEST((again.array() == bf16.array()).all());
     }
   }
-  // A recurrence step's shape (32 sentences by 1536 gates) stays fp32: the same bits.
-  const Matrix a = random_matrix(32, 512, rng), b = random_matrix(512, 1536, rng);
-  Matrix fp32(32, 1536), scoped(32, 1536);
+  // A tiny product (2 m n / (m + n) = 10.7, under kBf16MinimumReuse) stays fp32: the same bits.
+  const Matrix a = random_matrix(8, 512, rng), b = random_matrix(512, 16, rng);
+  Matrix fp32(8, 16), scoped(8, 16);
   gemm(a, Transpose::kNo, b, Transpose::kNo, fp32);
   const ProductPrecision scope(Precision::kBf16);
   gemm(a, Transpose::kNo, b, Transpose::kNo, scoped);
