@@ -3,7 +3,9 @@
 # implementation of the same model in $NMT_SHARED/peer, on the same BPE'd Multi30k De-En
 # data (scripts/prepare-multi30k.sh), the same configuration (emb 256, encoder 256 per
 # direction, decoder 512, attention 512, maxout 256, dropout 0.2, 64 sentences per batch,
-# 50-token limit) and the same number of threads. Prints both rates and their ratio.
+# 50-token limit) and the same number of threads. Prints both rates and their ratio;
+# train_bench also trains with bf16 products where the CPU has them (a row per precision,
+# each with its ratio to the same run's SGEMM rate).
 #   scripts/bench-train.sh [--threads N] [--updates N] [--peer-minutes M] [--load N]
 # --load N runs N busy threads beside each program (the machines are shared).
 set -euo pipefail
@@ -34,7 +36,9 @@ echo "== rnnsearch (build/bench/train_bench, $threads thread(s), load $load)"
 report=$(build/bench/train_bench --src "$data/train.bpe.de" --tgt "$data/train.bpe.en" --threads "$threads" \
   --updates "$updates" --load "$load")
 echo "$report"
-ours=$(echo "$report" | sed -n 's/^RESULT .*median_tokens_per_second=\([0-9]*\).*/\1/p')
+# One RESULT line per precision (fp32, and bf16 where the CPU has it); the peer trains in fp32.
+ours=$(echo "$report" | sed -n 's/^RESULT precision=fp32 median_tokens_per_second=\([0-9]*\).*/\1/p')
+ours_bf16=$(echo "$report" | sed -n 's/^RESULT precision=bf16 median_tokens_per_second=\([0-9]*\).*/\1/p')
 
 echo "== PyTorch peer ($shared/peer/rnnsearch.py, $threads thread(s), load $load, $peer_minutes minutes)"
 start_load
@@ -61,3 +65,6 @@ peer=$(echo "$rates" | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1;
   print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 echo "== training throughput, target tokens/s (medians), $threads thread(s), load $load"
 awk -v ours="$ours" -v peer="$peer" 'BEGIN { printf "rnnsearch %d   PyTorch %d   ratio %.2f\n", ours, peer, ours / peer }'
+if [ -n "$ours_bf16" ]; then
+  awk -v ours="$ours_bf16" -v peer="$peer" 'BEGIN { printf "rnnsearch bf16 %d   PyTorch (fp32) %d   ratio %.2f\n", ours, peer, ours / peer }'
+fi

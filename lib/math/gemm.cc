@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "math/bf16_gemm.h"
+#include "math/product_precision.h"
 #include "math/row_stable_gemm.h"
 #include "math/shape_check.h"
 #include "util/error.h"
@@ -57,6 +59,10 @@ void gemm(ConstMatrixView a, Transpose ta, ConstMatrixView b, Transpose tb, Muta
                           std::memory_order_relaxed);
   if (row_stable && ta == Transpose::kNo && row_stable_allowed.load(std::memory_order_relaxed)) {
     row_stable_gemm(tb, m, n, k, alpha, a.data, a.stride, b.data, b.stride, beta, c.data, c.stride);
+    return;
+  }
+  if (product_precision() == Precision::kBf16 &&
+      bf16_gemm(ta, tb, m, n, k, alpha, a.data, a.stride, b.data, b.stride, beta, c.data, c.stride)) {
     return;
   }
 #ifdef RNNSEARCH_GEMM_ONEDNN

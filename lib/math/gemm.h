@@ -43,7 +43,8 @@ using MutableMatrixView = MatrixView<float>;
 
 // c: [M x N] = alpha * op(a): [M x K] * op(b): [K x N] + beta * c, each operand a
 // Matrix or a view into a larger one (shapes and strides come with the operands).
-// Throws util::Error naming `what` and both shapes when they do not fit.
+// Throws util::Error naming `what` and both shapes when they do not fit. In a
+// ProductPrecision(kBf16) scope all but tiny products multiply in bf16 (math/bf16_gemm.h).
 void gemm(ConstMatrixView a, Transpose ta, ConstMatrixView b, Transpose tb, MutableMatrixView c, float alpha = 1.0f,
           float beta = 0.0f, const char* what = "gemm");
 

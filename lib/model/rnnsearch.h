@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "data/batch.h"
+#include "math/product_precision.h"
 #include "math/types.h"
 #include "model/model_options.h"
 #include "nn/attention.h"
@@ -62,6 +63,9 @@ struct LossOptions {
   // head's weights beta (no translation cost, no dropout), and only the head's parameters
   // get gradients. Needs a model with an alignment head.
   bool alignment_head_only = false;
+  // The matrix products of a loss with gradients (math/product_precision.h); a loss
+  // without gradients (validation) multiplies in fp32.
+  math::Precision precision = math::Precision::kFp32;
 };
 
 // Which weights forced_attention returns: the decoder's attention alpha, or the

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "math/gemm.h"
+#include "math/product_precision.h"
 #include "model/guided_alignment.h"
 #include "model/rnnsearch.h"
 #include "model/rnnsearch_workspace.h"
@@ -51,6 +52,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   const bool dropout = options.dropout > 0.0f && !options.alignment_head_only;  // the head reads clean states
   if (dropout && !dropout_rng) throw util::Error("RnnSearch::loss: dropout needs a random generator");
   const bool gradients = gradient_scale != 0.0f;
+  const math::ProductPrecision precision(gradients ? options.precision : math::Precision::kFp32);
   // The head's gradients stop at its own parameters: the translation model runs forward only.
   const bool translation_gradients = gradients && !options.alignment_head_only;
   forward(batch, dropout ? options.dropout : 0.0f, dropout_rng,
@@ -230,6 +232,9 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
   w.d_annotations.setZero(d.SB, d.D);
   w.d_keys.setZero(d.SB, w.keys.cols());
   w.d_query_step.resize(d.B, d.m);
+  // The transposed weights of the per-step backward products, copied once (nn::Gru::TransposedRecurrent).
+  w.context_weight_t = context_weight.transpose();  // [3m x 2n]
+  decoder_.transpose_recurrent(w.decoder_transposed);
   const int deferred = attention_->deferred_dim();  // width of each step's d_q (0: nothing deferred)
   w.d_projected_queries.resize(d.TB, deferred);
   for (int i = d.T - 1; i >= 0; --i) {
@@ -237,9 +242,9 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
     if (i + 1 < d.T) {
       auto d_step_projected = w.d_projected.middleRows(rows, d.B);
       decoder_.step_backward(w.gru_steps[i], w.d_states.middleRows(rows + d.B, d.B), d_step_projected,
-                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred);
-      math::gemm(d_step_projected, Transpose::kNo, context_weight, Transpose::kYes, w.d_contexts.middleRows(rows, d.B),
-                 1.0f, 1.0f, gru_weight.name.c_str());
+                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &w.decoder_transposed);
+      math::gemm(d_step_projected, Transpose::kNo, w.context_weight_t, Transpose::kNo,
+                 w.d_contexts.middleRows(rows, d.B), 1.0f, 1.0f, gru_weight.name.c_str());
     }
     w.d_context_step = w.d_contexts.middleRows(rows, d.B);
     w.d_query_step.setZero();

@@ -74,7 +74,7 @@ void Gru::step(const math::ConstMatrixRef& projected, const math::ConstMatrixRef
 }
 
 void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, math::MatrixRef d_projected,
-                        math::MatrixRef dh_prev, WeightGradients weights) const {
+                        math::MatrixRef dh_prev, WeightGradients weights, const TransposedRecurrent* transposed) const {
   const Eigen::Index batch = cache.h_prev.rows();
   const int H = hidden_dim();
   check_step_shape(dh, batch, H, [&] { return recurrent_h_.name + " gradient dh"; });
@@ -94,8 +94,13 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
                1.0f, 1.0f, recurrent_h_.name.c_str());
   }
   // d(r . h_prev) = d_candidate U_h^T, staged in the r columns of d_projected.
-  math::gemm(d_projected.rightCols(H), Transpose::kNo, recurrent_h_.value, Transpose::kYes,
-             d_projected.middleCols(H, H), 1.0f, 0.0f, recurrent_h_.name.c_str());
+  if (transposed) {
+    math::gemm(d_projected.rightCols(H), Transpose::kNo, transposed->h, Transpose::kNo, d_projected.middleCols(H, H),
+               1.0f, 0.0f, recurrent_h_.name.c_str());
+  } else {
+    math::gemm(d_projected.rightCols(H), Transpose::kNo, recurrent_h_.value, Transpose::kYes,
+               d_projected.middleCols(H, H), 1.0f, 0.0f, recurrent_h_.name.c_str());
+  }
   auto d_r = d_projected.middleCols(H, H).array();
   dh_prev.array() += d_r * r;
   d_r = d_r * h_prev * r * (1.0f - r);
@@ -104,8 +109,18 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
     math::gemm(cache.h_prev, Transpose::kYes, d_projected.leftCols(2 * H), Transpose::kNo, recurrent_zr_.gradient,
                1.0f, 1.0f, recurrent_zr_.name.c_str());
   }
-  math::gemm(d_projected.leftCols(2 * H), Transpose::kNo, recurrent_zr_.value, Transpose::kYes, dh_prev, 1.0f, 1.0f,
-             recurrent_zr_.name.c_str());
+  if (transposed) {
+    math::gemm(d_projected.leftCols(2 * H), Transpose::kNo, transposed->zr, Transpose::kNo, dh_prev, 1.0f, 1.0f,
+               recurrent_zr_.name.c_str());
+  } else {
+    math::gemm(d_projected.leftCols(2 * H), Transpose::kNo, recurrent_zr_.value, Transpose::kYes, dh_prev, 1.0f, 1.0f,
+               recurrent_zr_.name.c_str());
+  }
+}
+
+void Gru::transpose_recurrent(TransposedRecurrent& out) const {
+  out.zr = recurrent_zr_.value.transpose();
+  out.h = recurrent_h_.value.transpose();
 }
 
 void Gru::recurrent_weights_backward(const math::ConstMatrixRef& h_prev, const math::ConstMatrixRef& reset_state,
@@ -171,6 +186,7 @@ void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, mat
   cache.d_projected.resize(T * B, 3 * H);
   cache.dh_step.resize(B, H);
   cache.dh_carry.setZero(B, H);  // gradient of the state the next-processed step started from
+  transpose_recurrent(cache.transposed);
   const bool reverse = cache.direction == Direction::kRightToLeft;
   for (Eigen::Index i = T - 1; i >= 0; --i) {
     const Eigen::Index t = reverse ? T - 1 - i : i;
@@ -185,7 +201,7 @@ void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, mat
       }
     }
     step_backward(cache.steps[t], cache.dh_step, cache.d_projected.middleRows(t * B, B), cache.dh_carry,
-                  WeightGradients::kDeferred);
+                  WeightGradients::kDeferred, &cache.transposed);
   }
   recurrent_weights_backward(cache.h_prev_all, cache.reset_all, cache.d_projected);
   if (dh0) *dh0 += cache.dh_carry;

@@ -206,6 +206,7 @@ void TrainOptions::validate() const {
         std::to_string(model.maxout) + " and " + std::to_string(model.embedding));
   }
   check_files_differ(*this);
+  math::check_precision_available(precision);
 }
 
 std::vector<std::string> TrainOptions::output_files() const {

@@ -8,6 +8,7 @@
 
 #include "data/batch.h"
 #include "data/parallel_corpus.h"
+#include "math/product_precision.h"
 #include "model/model_options.h"
 #include "model/rnnsearch.h"
 
@@ -84,6 +85,9 @@ struct TrainOptions {
   FinalModel final_model = FinalModel::kBest;  // what model_path holds at the end
 
   int threads = 1;
+  // fp32, or bf16 products with fp32 sums and fp32 parameters (math/product_precision.h):
+  // refused by validate() where the CPU has no bf16; a checkpoint keeps it.
+  math::Precision precision = math::Precision::kFp32;
   bool quiet = false;
 
   // Throws util::UsageError naming the option, its range and the value received, and

@@ -342,6 +342,10 @@ void Trainer::resume() {
   last_saved_update_ = state_.update;
   optimizer_ = make_optimizer(config_.optimizer);
   restore_optimizer(checkpoint, *optimizer_, model_->parameters(), path);
+  if (state_.precision != math::precision_name(config_.precision)) {  // the run would not be the uninterrupted one
+    throw util::Error(path, "was trained with --precision " + state_.precision + ", resumed with --precision " +
+                                math::precision_name(config_.precision) + ": resume with the same precision");
+  }
 }
 
 void Trainer::log_setup() {
@@ -366,6 +370,7 @@ void Trainer::log_setup() {
   progress_.message("model: " + model_->config().summary() + ", " +
                     std::to_string(model_->parameters().scalar_count()) + " parameters; " +
                     std::to_string(config_.threads) + " thread(s)" +
+                    (config_.precision == math::Precision::kBf16 ? ", bf16 products" : "") +
                     (group_.size() > 1 ? " in each of " + std::to_string(group_.size()) + " processes" : ""));
   if (group_.size() > 1) {
     const std::vector<std::string> processes = group_.all_gather(group_.describe());
@@ -395,6 +400,7 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
   options.label_smoothing = config_.label_smoothing;
   if (!config_.guided_alignment.empty()) options.guided_alignment_weight = config_.guided_alignment_weight;
   options.alignment_head_only = config_.model.alignment_head > 0;
+  options.precision = config_.precision;
   const DataParallel::Gradients gradients = workers_->gradients(corpus_, batch, options, config_.seed, state_.update);
   const nn::CrossEntropySum& sum = gradients.loss;
   const double norm = gradients.norm;
@@ -505,6 +511,7 @@ void Trainer::save() {
   check_same_parameters();
   last_saved_update_ = state_.update;
   if (!group_.is_root()) return;
+  state_.precision = math::precision_name(config_.precision);
   write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_);
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_);
 }

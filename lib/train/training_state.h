@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/version.hpp>
+
 namespace rnnsearch::train {
 
 struct ValidationRecord {
@@ -32,12 +35,18 @@ struct TrainingState {
   int stalled = 0;              // validations since the best
   int stalled_since_decay = 0;
   std::vector<ValidationRecord> validations;
+  // The products' precision (nmt-train --precision); class version 1. A checkpoint of
+  // version 0 was trained in fp32.
+  std::string precision = "fp32";
 
   template <class Archive>
-  void serialize(Archive& archive, unsigned /*version*/) {
+  void serialize(Archive& archive, unsigned version) {
     archive & update & epoch & batch_in_epoch & elapsed_seconds & target_tokens & learning_rate_scale & best_score &
         best_update & stalled & stalled_since_decay & validations;
+    if (version >= 1) archive & precision;
   }
 };
 
 }  // namespace rnnsearch::train
+
+BOOST_CLASS_VERSION(rnnsearch::train::TrainingState, 1)

@@ -1,6 +1,7 @@
 // The GRU layer: finite-difference gradients of the sequence (both directions) and of one
 // step, masking (padded steps carry the state, padded inputs get no gradient), the step
-// API composing to the sequence, accumulation, and shape errors.
+// API composing to the sequence (and its backward the same with transposed copies of U),
+// accumulation, and shape errors.
 #include <boost/test/unit_test.hpp>
 
 #include "math/gemm.h"
@@ -253,6 +254,18 @@ BOOST_AUTO_TEST_CASE(steps_write_rows_of_the_sequence_in_place) {
   math::Matrix again = math::Matrix::Constant(kGruBatch, 3 * kGruHidden, 5.0f);
   gru.step_backward(step_cache, dh, again, dh_prev);
   BOOST_TEST((again - once).cwiseAbs().maxCoeff() == 0.0f);
+
+  // With transpose_recurrent's copies of U (products A B instead of A B^T) the same
+  // gradients, to rounding.
+  nn::Gru::TransposedRecurrent transposed;
+  gru.transpose_recurrent(transposed);
+  math::Matrix direct_prev = math::Matrix::Zero(kGruBatch, kGruHidden), copies_prev = direct_prev;
+  math::Matrix direct(kGruBatch, 3 * kGruHidden), copies(kGruBatch, 3 * kGruHidden);
+  gru.step_backward(step_cache, dh, direct, direct_prev, nn::WeightGradients::kDeferred);
+  gru.step_backward(step_cache, dh, copies, copies_prev, nn::WeightGradients::kDeferred, &transposed);
+  BOOST_TEST((copies - direct).cwiseAbs().maxCoeff() < 1e-6f);
+  BOOST_TEST((copies_prev - direct_prev).cwiseAbs().maxCoeff() < 1e-6f);
+  BOOST_TEST(direct_prev.cwiseAbs().maxCoeff() > 0.0f);
 }
 
 BOOST_AUTO_TEST_CASE(forward_only_gives_the_same_states_and_keeps_nothing_for_backward) {

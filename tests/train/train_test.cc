@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "data/parallel_corpus.h"
+#include "math/product_precision.h"
 #include "model/model_file.h"
 #include "search/greedy.h"
 #include "support/temp_dir.h"
@@ -146,6 +147,60 @@ BOOST_AUTO_TEST_CASE(same_seed_and_threads_give_the_same_model_and_another_seed_
   train::run_training(config);
   const auto a = model::read_model_file(first), b = model::read_model_file(config.model_path);
   BOOST_TEST(!(a.model->parameters().all()[0]->value == b.model->parameters().all()[0]->value));
+}
+
+// bf16 products (--precision bf16), where the CPU has them: a model large enough for its
+// whole-sequence products to multiply in bf16 gives other bits than fp32, the same bits
+// run to run, the same bits after an interruption and a resume; resuming in another
+// precision is refused.
+BOOST_AUTO_TEST_CASE(bf16_training_repeats_and_resumes_bit_for_bit) {
+  if (!math::bf16_products_available()) {
+    BOOST_TEST_MESSAGE("no bf16 products on this CPU or build: only the refusal is tested");
+    rt::TempDir dir;
+    write_reversal_task(dir, "train", 10, 6);
+    train::TrainOptions config = small_config(dir);
+    config.max_updates = 1;
+    config.precision = math::Precision::kBf16;
+    BOOST_CHECK_THROW(config.validate(), util::Error);
+    return;
+  }
+  rt::TempDir dir;
+  write_reversal_task(dir, "train", 300, 6);
+  train::TrainOptions config = small_config(dir);
+  config.model.embedding = 64;
+  config.model.encoder_hidden = 128;
+  config.model.decoder_hidden = 256;
+  config.model.attention = 128;
+  config.model.maxout = 64;
+  config.batching.sentences = 64;
+  config.threads = 2;
+  config.dropout = 0.1f;
+  config.max_updates = 9;
+  train::run_training(config);
+  const std::string fp32 = config.model_path;
+  config.precision = math::Precision::kBf16;
+  config.model_path = (dir.path() / "bf16.bin").string();
+  train::run_training(config);
+  const std::string whole = config.model_path;
+  config.model_path = (dir.path() / "again.bin").string();
+  train::run_training(config);
+  expect_same_parameters(whole, config.model_path);
+  const auto a = model::read_model_file(fp32), b = model::read_model_file(whole);
+  BOOST_TEST(!(a.model->parameters().all()[0]->value == b.model->parameters().all()[0]->value));
+
+  config.model_path = (dir.path() / "split.bin").string();
+  config.max_updates = 4;
+  train::run_training(config);
+  config.resume = true;
+  config.precision = math::Precision::kFp32;
+  BOOST_CHECK_EXCEPTION(train::run_training(config), util::Error, [](const util::Error& e) {
+    return std::string(e.what()).find("was trained with --precision bf16, resumed with --precision fp32") !=
+           std::string::npos;
+  });
+  config.precision = math::Precision::kBf16;
+  config.max_updates = 9;
+  train::run_training(config);
+  expect_same_parameters(whole, config.model_path);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,56 @@
+#include "math/product_precision.h"
+
+#include <cpuid.h>
+
+#include "util/error.h"
+
+namespace rnnsearch::math {
+
+namespace {
+
+thread_local Precision current = Precision::kFp32;
+
+// CPUID leaf 7, sub-leaf 1, EAX bit 5: AVX512_BF16.
+bool cpu_has_avx512_bf16() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_max(0, nullptr) < 7) return false;
+  __cpuid_count(7, 1, eax, ebx, ecx, edx);
+  return (eax & (1u << 5)) != 0;
+}
+
+}  // namespace
+
+const char* precision_name(Precision precision) { return precision == Precision::kBf16 ? "bf16" : "fp32"; }
+
+Precision parse_precision(const std::string& name) {
+  if (name == "fp32") return Precision::kFp32;
+  if (name == "bf16") return Precision::kBf16;
+  throw util::UsageError("--precision must be one of fp32, bf16, got '" + name + "'");
+}
+
+bool bf16_products_available() {
+#ifdef RNNSEARCH_GEMM_ONEDNN
+  static const bool available = cpu_has_avx512_bf16();
+  return available;
+#else
+  return false;
+#endif
+}
+
+void check_precision_available(Precision precision) {
+  if (precision != Precision::kBf16 || bf16_products_available()) return;
+#ifdef RNNSEARCH_GEMM_ONEDNN
+  throw util::Error("--precision bf16 needs a CPU with AVX512_BF16 (or AMX), which this one lacks; use fp32");
+#else
+  throw util::Error("--precision bf16 needs the oneDNN backend (cmake -DRNNSEARCH_GEMM=onednn); this build uses "
+                    "OpenBLAS: use fp32");
+#endif
+}
+
+ProductPrecision::ProductPrecision(Precision precision) : previous_(current) { current = precision; }
+
+ProductPrecision::~ProductPrecision() { current = previous_; }
+
+Precision product_precision() { return current; }
+
+}  // namespace rnnsearch::math
