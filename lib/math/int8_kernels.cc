@@ -82,27 +82,32 @@ struct Tiles {
                const std::int32_t* offset, std::int32_t* acc);
 };
 
+// Panels in blocks of about kBlockBytes of weights (kept in L2), each block read by every
+// row tile in turn, so that neither a's rows (many at beam 5) nor the weights leave cache.
 void multiply_tiles(const void* a, int lda, std::size_t element, int m, int n, const PackedMatrix& w,
                     const float* row_scale, float alpha, float beta, MutableMatrixView c, const Tiles& tiles) {
+  constexpr int kBlockBytes = 256 * 1024;
   alignas(64) std::int32_t acc[kMaxTileRows * kTileCols];
   const int k4 = w.depth4();
+  const int block = std::max(2, kBlockBytes / std::max(1, k4 * kPanel * 4) / 2 * 2);  // panels, even
   const auto* bytes = static_cast<const unsigned char*>(a);
-  for (int p = 0; p < w.panels(); p += 2) {
-    const int j = p * kPanel, cols = std::min(kTileCols, n - j);
-    const std::int8_t* w0 = w.int8() + static_cast<std::size_t>(p) * k4 * kPanel * 4;
-    const std::int8_t* w1 = w0 + static_cast<std::size_t>(k4) * kPanel * 4;
+  for (int first = 0; first < w.panels(); first += block) {
     for (int i = 0; i < m; i += tiles.rows) {
       const int rows = std::min(tiles.rows, m - i);
-      tiles.tile(bytes + static_cast<std::size_t>(i) * lda * element, lda, rows, w0, w1, k4, w.column_offset() + j,
-                 acc);
-      float* to = c.data + static_cast<long>(i) * c.stride + j;
+      for (int p = first; p < std::min(w.panels(), first + block); p += 2) {
+        const int j = p * kPanel, cols = std::min(kTileCols, n - j);
+        const std::int8_t* w0 = w.int8() + static_cast<std::size_t>(p) * k4 * kPanel * 4;
+        tiles.tile(bytes + static_cast<std::size_t>(i) * lda * element, lda, rows, w0,
+                   w0 + static_cast<std::size_t>(k4) * kPanel * 4, k4, w.column_offset() + j, acc);
+        float* to = c.data + static_cast<long>(i) * c.stride + j;
 #if defined(__AVX512F__)
-      if (tiles.vector_finish) {
-        finish_tile_avx512(acc, rows, cols, row_scale + i, w.column_scale() + j, alpha, beta, to, c.stride);
-        continue;
-      }
+        if (tiles.vector_finish) {
+          finish_tile_avx512(acc, rows, cols, row_scale + i, w.column_scale() + j, alpha, beta, to, c.stride);
+          continue;
+        }
 #endif
-      finish_tile(acc, rows, cols, row_scale + i, w.column_scale() + j, alpha, beta, to, c.stride);
+        finish_tile(acc, rows, cols, row_scale + i, w.column_scale() + j, alpha, beta, to, c.stride);
+      }
     }
   }
 }
