@@ -12,6 +12,7 @@ namespace po = boost::program_options;
 using rnnsearch::search::kMaxSourcePieces;
 using rnnsearch::search::parse_alignment_output;
 using rnnsearch::util::defaulted;
+using rnnsearch::util::enum_value;
 using rnnsearch::util::general;
 using rnnsearch::util::unsigned_value;
 
@@ -41,6 +42,9 @@ int run(int argc, char** argv) {
        "longer source lines are truncated, with a warning (0 = no limit)")
       ("mini-batch", defaulted(&search.beam.batch_size), "sentences translated together (1 = each line at once)")
       ("maxi-batch", defaulted(&search.maxi_batch), "mini-batches per window sorted by length")
+      ("precision", enum_value(&search.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision),
+       "the decoder's weight products: fp32, int8 (8-bit weights and activations), bf16 (needs avx512_bf16) or "
+       "auto (int8 where the CPU has AVX512_VNNI, else fp32)")
       ("alignment",
        po::value<std::string>()->notifier(
            [&search](const std::string& name) { search.alignment = parse_alignment_output(name); }),

@@ -79,7 +79,7 @@ po::options_description training_options(Arguments& a) {
       ("lr-decay", rnnsearch::util::defaulted(&a.options.decay_factor), "learning-rate factor after --lr-decay-patience stalled validations")
       ("lr-decay-patience", po::value(&a.options.decay_patience)->default_value(a.options.decay_patience), "stalled validations before a decay (0 = never)")
       ("clip-norm", rnnsearch::util::defaulted(&a.options.clip_norm), "gradient norm clipping (0 = none)")
-      ("precision", rnnsearch::util::enum_value(&a.options.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision), "matrix products: fp32, or bf16 (bf16 inputs, fp32 sums and parameters; CPUs with AVX512_BF16)")
+      ("precision", rnnsearch::util::enum_value(&a.options.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_training_precision), "matrix products: fp32, or bf16 (bf16 inputs, fp32 sums and parameters; CPUs with AVX512_BF16)")
       ("dropout", rnnsearch::util::defaulted(&a.options.dropout), "dropout on embeddings and the deep output")
       ("label-smoothing", rnnsearch::util::defaulted(&a.options.label_smoothing), "label smoothing epsilon")
       ("guided-alignment", po::value(&a.options.guided_alignment), "word alignments of the training pairs (Pharaoh i-j, source first, over the words before BPE, one line per pair): a cost pulls the attention toward them")

@@ -10,7 +10,9 @@
 #include <cstdint>
 
 #include "math/bf16_gemm.h"
+#include "math/packed_matrix.h"
 #include "math/product_precision.h"
+#include "math/quantized_kernels.h"
 #include "math/row_stable_gemm.h"
 #include "math/shape_check.h"
 #include "util/error.h"
@@ -73,6 +75,25 @@ void gemm(ConstMatrixView a, Transpose ta, ConstMatrixView b, Transpose tb, Muta
 #endif
   cblas_sgemm(CblasRowMajor, to_cblas(ta), to_cblas(tb), m, n, k, alpha, a.data, a.stride, b.data, b.stride, beta,
               c.data, c.stride);
+}
+
+void gemm(ConstMatrixView a, const PackedMatrix& w, MutableMatrixView c, float alpha, float beta, const char* what) {
+  const int m = a.rows, k = a.cols, n = w.cols();
+  if (k != w.rows() || c.rows != m || c.cols != n) {
+    throw util::Error(std::string(what) + ": cannot multiply A " + shape_text(m, k) + " by packed " +
+                      precision_name(w.precision()) + " W " + shape_text(w.rows(), n) + " into C " +
+                      shape_text(c.rows, c.cols));
+  }
+  if (m == 0 || n == 0) return;
+  multiply_adds.fetch_add(static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(k),
+                          std::memory_order_relaxed);
+  switch (w.precision()) {
+    case Precision::kFp32:
+      row_stable_gemm(Transpose::kNo, m, n, k, alpha, a.data, a.stride, w.fp32().data(), n, beta, c.data, c.stride);
+      break;
+    case Precision::kInt8: int8_gemm(a, w, c, alpha, beta, best_int8_kernel()); break;
+    case Precision::kBf16: bf16_gemm(a, w, c, alpha, beta); break;
+  }
 }
 
 RowStableProducts::RowStableProducts() : previous_(row_stable) { row_stable = true; }

@@ -20,9 +20,7 @@ bool cpu_has_avx512_bf16() {
 
 }  // namespace
 
-const char* precision_name(Precision precision) { return precision == Precision::kBf16 ? "bf16" : "fp32"; }
-
-Precision parse_precision(const std::string& name) {
+Precision parse_training_precision(const std::string& name) {
   if (name == "fp32") return Precision::kFp32;
   if (name == "bf16") return Precision::kBf16;
   throw util::UsageError("--precision must be one of fp32, bf16, got '" + name + "'");

@@ -6,13 +6,13 @@
 // (math/bf16_gemm.h). Inference never multiplies in bf16.
 #include <string>
 
+#include "math/precision.h"
+
 namespace rnnsearch::math {
 
-enum class Precision { kFp32, kBf16 };  // --precision fp32, bf16
-
-const char* precision_name(Precision precision);
-// Throws util::UsageError "--precision must be one of fp32, bf16, got 'NAME'".
-Precision parse_precision(const std::string& name);
+// nmt-train's --precision: fp32 or bf16 (int8 is for inference only). Throws
+// util::UsageError "--precision must be one of fp32, bf16, got 'NAME'".
+Precision parse_training_precision(const std::string& name);
 
 // True when this CPU multiplies bf16 in hardware (AVX512_BF16; AMX-BF16 CPUs have it too)
 // and the build's backend can use it (oneDNN).

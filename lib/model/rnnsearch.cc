@@ -110,11 +110,25 @@ void RnnSearch::initial_state_forward(const math::Matrix& annotations, const mat
   state = state.array().tanh();
 }
 
+void RnnSearch::set_inference_precision(math::Precision precision) {
+  math::check_precision_supported(precision);
+  attention_->set_inference_precision(precision);
+  decoder_.set_inference_precision(precision);
+  deep_output_.set_inference_precision(precision);
+  const math::Matrix& weight = output_weight_ ? output_weight_->value : parameters_.get("decoder.embedding.E").value;
+  packed_output_ = math::pack_for_inference(weight, precision, output_weight_ ? Transpose::kNo : Transpose::kYes);
+  precision_ = precision;
+}
+
 void RnnSearch::output_forward(const math::Matrix& t, math::Matrix& logits) const {
   const math::Matrix& weight = output_weight_ ? output_weight_->value : parameters_.get("decoder.embedding.E").value;
   logits.resize(t.rows(), config_.target_vocabulary);  // [N x V]
-  math::gemm(t, Transpose::kNo, weight, output_weight_ ? Transpose::kNo : Transpose::kYes, logits, 1.0f, 0.0f,
-             "decoder.output.W");
+  if (packed_output_) {
+    math::gemm(t, *packed_output_, logits, 1.0f, 0.0f, "decoder.output.W");
+  } else {
+    math::gemm(t, Transpose::kNo, weight, output_weight_ ? Transpose::kNo : Transpose::kYes, logits, 1.0f, 0.0f,
+               "decoder.output.W");
+  }
   logits.rowwise() += output_bias_.value.row(0);
 }
 

@@ -31,6 +31,8 @@
 #include <vector>
 
 #include "data/batch.h"
+#include "math/packed_matrix.h"
+#include "math/precision.h"
 #include "math/product_precision.h"
 #include "math/types.h"
 #include "model/model_options.h"
@@ -134,6 +136,17 @@ class RnnSearch {
   void decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous, const math::Matrix& state,
                     math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
 
+  // The arithmetic of the decoder's weight products from now on (math/precision.h): int8
+  // or bf16 pack copies of the decoder-side weights once (the attention's W_a, the decoder
+  // GRU's input and recurrent weights, the deep output's U, V, C and the output layer's
+  // W_out), which decoder_step, and the teacher-forced decoder of forced_attention, then
+  // multiply with; fp32 (the default) multiplies the parameters. The encoder stays fp32.
+  // For inference only: the copies are of the parameters now (set it again after they
+  // change) and training must not run with another precision than fp32. Throws
+  // util::UsageError for bf16 on a CPU without it.
+  void set_inference_precision(math::Precision precision);
+  math::Precision inference_precision() const { return precision_; }
+
  private:
   struct Workspace;
   void output_forward(const math::Matrix& t, math::Matrix& logits) const;
@@ -176,6 +189,8 @@ class RnnSearch {
   nn::Parameter& output_bias_;       // b_out: [1 x V_y]
   std::unique_ptr<nn::Attention> alignment_head_;  // query [s_{i-1}; E_y y_i]: [m + e]; null without one
   std::unique_ptr<Workspace> work_;
+  math::Precision precision_ = math::Precision::kFp32;
+  std::unique_ptr<const math::PackedMatrix> packed_output_;  // W_out (or E_y^T) for inference; null: fp32
 };
 
 }  // namespace rnnsearch::model

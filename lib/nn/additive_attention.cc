@@ -37,6 +37,10 @@ void AdditiveAttention::keys_backward(const math::Matrix& annotations, const mat
              keys_weight_.name.c_str());
 }
 
+void AdditiveAttention::set_inference_precision(math::Precision precision) {
+  packed_query_weight_ = math::pack_for_inference(query_weight_.value, precision);
+}
+
 void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
                              const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
                              math::Matrix& weights) const {
@@ -49,8 +53,12 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
   cache.annotations = &annotations;
   cache.query = query;  // s: [B x m]
   cache.projected_query.resize(B, A);  // q: [B x A]
-  math::gemm(query, Transpose::kNo, query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f, 0.0f,
-             query_weight_.name.c_str());
+  if (packed_query_weight_) {
+    math::gemm(query, *packed_query_weight_, cache.projected_query, 1.0f, 0.0f, query_weight_.name.c_str());
+  } else {
+    math::gemm(query, Transpose::kNo, query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f, 0.0f,
+               query_weight_.name.c_str());
+  }
   cache.projected_query.rowwise() += bias_.value.row(0);
 
   // Vector products per position (e_bj = v . hidden row) run here, on the row just

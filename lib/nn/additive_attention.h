@@ -13,9 +13,11 @@
 //              d_q = sum_j d_pre,  dW_a += s^T d_q,  db_a += sum_b d_q,  ds += d_q W_a^T,
 //              dH += alpha^T d_c;  keys_backward: dU_a += H^T dK,  dH += dK U_a^T
 // A sentence whose mask is all zero gets zero weights and a zero context.
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "math/packed_matrix.h"
 #include "math/types.h"
 #include "nn/attention.h"
 #include "nn/parameters.h"
@@ -55,6 +57,9 @@ class AdditiveAttention : public Attention {
   void query_weights_backward(const math::ConstMatrixRef& queries,
                               const math::ConstMatrixRef& d_projected_queries) const override;
 
+  // Packs W_a for step (Attention::set_inference_precision).
+  void set_inference_precision(math::Precision precision) override;
+
   AttentionForm form() const override { return AttentionForm::kAdditive; }
   int key_dim() const override { return attention_dim(); }
   int deferred_dim() const override { return attention_dim(); }
@@ -65,6 +70,7 @@ class AdditiveAttention : public Attention {
   Parameter& query_weight_;  // W_a: [m x A]
   Parameter& bias_;          // b_a: [1 x A]
   Parameter& score_weight_;  // v_a: [A x 1]
+  std::unique_ptr<const math::PackedMatrix> packed_query_weight_;  // W_a for inference; null: fp32
 };
 
 }  // namespace rnnsearch::nn

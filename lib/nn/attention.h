@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "math/precision.h"
 #include "math/types.h"
 #include "nn/parameters.h"
 
@@ -90,6 +91,11 @@ class Attention {
   // with deferred_dim() == 0.
   virtual void query_weights_backward(const math::ConstMatrixRef& /*queries*/,
                                       const math::ConstMatrixRef& /*d_projected_queries*/) const {}
+  // Inference only: step multiplies by copies of its per-step weights packed in
+  // `precision` (math::PackedMatrix; additive: W_a) from now on; kFp32 drops them and
+  // multiplies the parameters again. The copies are of the values now: set it again after
+  // they change. Forms without a per-step product ignore it.
+  virtual void set_inference_precision(math::Precision /*precision*/) {}
 
  protected:
   Attention(int annotation_dim, int query_dim) : annotation_dim_(annotation_dim), query_dim_(query_dim) {}

@@ -26,6 +26,12 @@ DeepOutput::DeepOutput(ParameterRegistry& parameters, const std::string& name, i
       context_(parameters.add(name + ".C", checked_dim(context_dim, name, "context_dim"), 2 * output_dim)),
       bias_(parameters.add(name + ".b", 1, 2 * output_dim)) {}
 
+void DeepOutput::set_inference_precision(math::Precision precision) {
+  packed_state_ = math::pack_for_inference(state_.value, precision);
+  packed_embedding_ = math::pack_for_inference(embedding_.value, precision);
+  packed_context_ = math::pack_for_inference(context_.value, precision);
+}
+
 void DeepOutput::forward(const math::Matrix& s, const math::Matrix& y_emb, const math::Matrix& c, Cache& cache,
                          math::Matrix& t) const {
   const Eigen::Index n = s.rows();
@@ -36,12 +42,18 @@ void DeepOutput::forward(const math::Matrix& s, const math::Matrix& y_emb, const
 
   // pre: [N x 2l] = s U + y_emb V + c C + b
   cache.pre.resize(n, 2 * l);
-  math::gemm(s, math::Transpose::kNo, state_.value, math::Transpose::kNo, cache.pre, 1.0f, 0.0f,
-             state_.name.c_str());
-  math::gemm(y_emb, math::Transpose::kNo, embedding_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
-             embedding_.name.c_str());
-  math::gemm(c, math::Transpose::kNo, context_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
-             context_.name.c_str());
+  if (packed_state_) {
+    math::gemm(s, *packed_state_, cache.pre, 1.0f, 0.0f, state_.name.c_str());
+    math::gemm(y_emb, *packed_embedding_, cache.pre, 1.0f, 1.0f, embedding_.name.c_str());
+    math::gemm(c, *packed_context_, cache.pre, 1.0f, 1.0f, context_.name.c_str());
+  } else {
+    math::gemm(s, math::Transpose::kNo, state_.value, math::Transpose::kNo, cache.pre, 1.0f, 0.0f,
+               state_.name.c_str());
+    math::gemm(y_emb, math::Transpose::kNo, embedding_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
+               embedding_.name.c_str());
+    math::gemm(c, math::Transpose::kNo, context_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
+               context_.name.c_str());
+  }
   cache.pre.rowwise() += bias_.value.row(0);
 
   // t: [N x l], maxout over adjacent pairs; a tie keeps the first column.

@@ -11,8 +11,10 @@
 // Rows are independent, so padding rows never touch real rows; a padding row whose d_t is 0
 // (as the loss gives it) gets zero input gradients and adds nothing to the parameters.
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "math/packed_matrix.h"
 #include "math/types.h"
 #include "nn/parameters.h"
 
@@ -43,6 +45,11 @@ class DeepOutput {
   void backward(const math::Matrix& s, const math::Matrix& y_emb, const math::Matrix& c, const Cache& cache,
                 const math::Matrix& d_t, math::Matrix* d_s, math::Matrix* d_y_emb, math::Matrix* d_c) const;
 
+  // Inference only: forward multiplies by copies of U, V and C packed in `precision`
+  // (math::PackedMatrix) from now on; kFp32 drops them. The copies are of the values now:
+  // set it again after the parameters change. Backward must not follow.
+  void set_inference_precision(math::Precision precision);
+
   int state_dim() const { return static_cast<int>(state_.value.rows()); }
   int embedding_dim() const { return static_cast<int>(embedding_.value.rows()); }
   int context_dim() const { return static_cast<int>(context_.value.rows()); }
@@ -53,6 +60,7 @@ class DeepOutput {
   Parameter& embedding_;  // V: [e x 2l]
   Parameter& context_;    // C: [2n x 2l]
   Parameter& bias_;       // b: [1 x 2l]
+  std::unique_ptr<const math::PackedMatrix> packed_state_, packed_embedding_, packed_context_;  // null: fp32
 };
 
 }  // namespace rnnsearch::nn

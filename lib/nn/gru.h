@@ -25,9 +25,11 @@
 // exactly as a right-to-left pass over the unpadded sentence; no permutation is needed.
 // states row t*B + b is always the state after reading position t (for a padded position:
 // the carried state, i.e. h0 for right-to-left, the last real state for left-to-right).
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "math/packed_matrix.h"
 #include "math/types.h"
 #include "nn/parameters.h"
 
@@ -112,6 +114,11 @@ class Gru {
   void backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx,
                 math::Matrix* dh0) const;
 
+  // Inference only: project_inputs and step multiply by copies of W, U_zr and U_h packed in
+  // `precision` (math::PackedMatrix) from now on; kFp32 drops them. The copies are of the
+  // values now: set it again after the parameters change. Backward must not follow.
+  void set_inference_precision(math::Precision precision);
+
   int input_dim() const { return static_cast<int>(input_weight_.value.rows()); }
   int hidden_dim() const { return static_cast<int>(recurrent_h_.value.rows()); }
 
@@ -120,6 +127,7 @@ class Gru {
   Parameter& bias_;           // b: [1 x 3H]
   Parameter& recurrent_zr_;   // U_zr: [H x 2H]
   Parameter& recurrent_h_;    // U_h: [H x H]
+  std::unique_ptr<const math::PackedMatrix> packed_input_, packed_zr_, packed_h_;  // inference; null: fp32
 };
 
 }  // namespace rnnsearch::nn

@@ -13,6 +13,7 @@ void TranslateOptions::validate() const {
   util::check_range("max-length", max_length, std::size_t{0}, kMaxSourcePieces);
   util::check_range("mini-batch", beam.batch_size, 1, kMaxMiniBatch);
   util::check_range("maxi-batch", maxi_batch, 1, kMaxMaxiBatch);
+  math::check_precision_supported(precision);
 }
 
 AlignmentOutput parse_alignment_output(const std::string& name) {

@@ -109,6 +109,24 @@ void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>
   }
 }
 
+// Thread k decodes with members[k]: the loaded models for k = 0, copies of them after,
+// all multiplying in config.precision.
+struct ThreadModels {
+  std::vector<model::Replicas> replicas;
+  std::vector<std::vector<model::RnnSearch*>> members;
+
+  ThreadModels(std::vector<model::LoadedModel>& models, const TranslateOptions& config)
+      : members(static_cast<std::size_t>(config.threads)) {
+    for (auto& m : models) replicas.emplace_back(*m.model, config.threads);
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      for (auto& r : replicas) {
+        members[k].push_back(&r[k]);
+        if (r[k].inference_precision() != config.precision) r[k].set_inference_precision(config.precision);
+      }
+    }
+  }
+};
+
 // translate_stream after the validation.
 std::size_t translate_valid(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                             const std::string& input, const std::string& output,
@@ -119,13 +137,8 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
       throw util::Error("the models of an ensemble need the same target vocabulary");
     }
   }
-  // Thread k decodes with members[k]: the loaded models for k = 0, copies of them after.
-  std::vector<model::Replicas> replicas;
-  for (auto& m : models) replicas.emplace_back(*m.model, config.threads);
-  std::vector<std::vector<model::RnnSearch*>> members(static_cast<std::size_t>(config.threads));
-  for (std::size_t k = 0; k < members.size(); ++k) {
-    for (auto& r : replicas) members[k].push_back(&r[k]);
-  }
+  ThreadModels thread_models(models, config);
+  const auto& members = thread_models.members;
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
   BeamOptions beam = config.beam;
   beam.n_best = std::max(1, config.n_best);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "math/precision.h"
 #include "model/model_file.h"
 #include "search/beam_search.h"
 
@@ -49,10 +50,14 @@ struct TranslateOptions {
   bool alignment_head = true;    // the first model's alignment head, when it has one, gives the weights of both
   std::size_t max_length = 100;  // longer sources are truncated (with a warning naming the line)
   int threads = 1;
+  // The decoder's weight products (model::RnnSearch::set_inference_precision): fp32, or
+  // int8 / bf16 for speed at a small cost in accuracy. bf16 needs avx512_bf16.
+  math::Precision precision = math::Precision::kFp32;
   bool progress = false;         // a count of sentences on stderr when it is a terminal (util::ProgressMeter)
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
-  // above (n_best at most beam_size).
+  // above (n_best at most beam_size), and "--precision bf16: this CPU has no bf16
+  // instructions (avx512_bf16)".
   void validate() const;
 };
 

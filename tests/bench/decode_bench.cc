@@ -4,7 +4,8 @@
 // same run on the same threads.
 //
 //   build/bench/decode_bench --model MODEL --src test.bpe.de [--beam 5] [--threads 2]
-//                            [--mini-batch 32] [--runs 3] [--load 0]
+//                            [--mini-batch 32] [--runs 3] [--load 0] [--precision fp32]
+// --precision: fp32, int8, bf16 or auto, as nmt-decode's.
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   util::keep_freed_memory_for_reuse();
   std::string model_path, source;
   int beam = 5, threads = 2, mini_batch = 32, runs = 3, load = 0;
+  math::Precision precision = math::Precision::kFp32;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const char* value = argv[i + 1];
@@ -42,10 +44,11 @@ int main(int argc, char** argv) {
     else if (flag == "--mini-batch") mini_batch = std::atoi(value);
     else if (flag == "--runs") runs = std::atoi(value);
     else if (flag == "--load") load = std::atoi(value);
+    else if (flag == "--precision") precision = math::parse_precision(value);
   }
   if (model_path.empty() || source.empty()) {
     std::fprintf(stderr, "usage: decode_bench --model MODEL --src test.bpe.de [--beam N] [--threads N] "
-                         "[--mini-batch N] [--runs N] [--load N]\n");
+                         "[--mini-batch N] [--runs N] [--load N] [--precision fp32|int8|bf16|auto]\n");
     return 2;
   }
   std::vector<model::LoadedModel> models;
@@ -54,6 +57,7 @@ int main(int argc, char** argv) {
   config.beam.beam_size = beam;
   config.beam.batch_size = mini_batch;
   config.threads = threads;
+  config.precision = precision;
   const std::size_t sentences = util::read_lines(source).size();
   const std::string output = (std::filesystem::temp_directory_path() / ("decode_bench." + std::to_string(::getpid()))).string();
 
@@ -81,8 +85,8 @@ int main(int argc, char** argv) {
   std::filesystem::remove(output);
   const double median = testing::median(seconds), backend_median = testing::median(backend_seconds);
   const double sgemm = testing::concurrent_sgemm_rate(threads, 1024, 1024, 1024, 3);
-  std::printf("nmt-decode, beam %d, mini-batch %d, %d thread(s), %d busy threads beside it; %s\n", beam, mini_batch,
-              threads, load, models[0].model->config().summary().c_str());
+  std::printf("nmt-decode, beam %d, mini-batch %d, %d thread(s), %d busy threads beside it, precision %s; %s\n", beam,
+              mini_batch, threads, load, math::precision_name(precision), models[0].model->config().summary().c_str());
   std::printf("%zu sentences, %zu output tokens (BPE), median of %d runs: %.3f s\n", sentences, tokens, runs, median);
   std::printf("speed (row-stable, as the tools run): %.1f sentences/s, %.0f target tokens/s\n", sentences / median,
               tokens / median);

@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
   config.target_vocabulary = static_cast<int>(target_vocabulary.size());
   config.attention_form = model::parse_attention_form(options.attention);
   std::vector<math::Precision> precisions;
-  for (const std::string& name : options.precisions) precisions.push_back(math::parse_precision(name));
+  for (const std::string& name : options.precisions) precisions.push_back(math::parse_training_precision(name));
   for (const math::Precision precision : precisions) math::check_precision_available(precision);
   std::printf("RNNsearch training, %s; %zu pairs; %d thread(s), %d busy threads beside it\n", config.summary().c_str(),
               corpus.size(), options.threads, options.load);

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "math/precision.h"
 #include "model/model_file.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
@@ -193,6 +194,27 @@ BOOST_AUTO_TEST_CASE(a_model_without_attention_refuses_alignment_and_replace_unk
   // Without those options, it translates, alone or in an ensemble.
   BOOST_TEST(m.decode({}, "w1 w2 w3\n").exit_code == 0);
   BOOST_TEST(additive.decode({"-m", m.model}, "w1 w2 w3\n").exit_code == 0);
+}
+
+BOOST_AUTO_TEST_CASE(precision_int8_translates_the_same_in_any_batch_or_thread_and_bf16_needs_its_cpu) {
+  rt::ReversalModel m;
+  const std::string input = "w1 w2 w3\n\nw4 w5 w6 w7\nw2 w2 w9\n";
+  const auto r = m.decode({"--precision", "int8", "--n-best", "2", "-b", "2"}, input);
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  BOOST_TEST(lines_of(r.out).size() >= 6u);
+  BOOST_TEST(m.decode({"--precision", "int8", "--n-best", "2", "-b", "2", "--mini-batch", "1", "--threads", "2"}, input)
+                 .out == r.out);
+  const auto bf16 = m.decode({"--precision", "bf16"}, input);
+  if (rnnsearch::math::precision_supported(rnnsearch::math::Precision::kBf16)) {
+    BOOST_TEST(bf16.exit_code == 0, bf16.err);
+  } else {
+    BOOST_TEST(bf16.exit_code == 2);
+    BOOST_TEST(bf16.err.find("nmt-decode: --precision bf16: this CPU has no bf16 instructions (avx512_bf16)") == 0u,
+               bf16.err);
+  }
+  const auto bad = m.decode({"--precision", "fp16"}, input);
+  BOOST_TEST(bad.exit_code == 2);
+  BOOST_TEST(bad.err.find("--precision must be fp32, int8, bf16 or auto, got 'fp16'") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(bad_models_and_options_are_clear_errors) {

@@ -58,9 +58,10 @@ BOOST_AUTO_TEST_CASE(rounding_keeps_eight_bits_to_nearest_even) {
 }
 
 BOOST_AUTO_TEST_CASE(precision_names_parse_and_bf16_is_refused_without_the_hardware) {
-  BOOST_TEST(std::string(precision_name(parse_precision("bf16"))) == "bf16");
+  BOOST_TEST(std::string(precision_name(parse_training_precision("bf16"))) == "bf16");
   BOOST_TEST(std::string(precision_name(Precision::kFp32)) == "fp32");
-  BOOST_CHECK_THROW(parse_precision("fp16"), rnnsearch::util::UsageError);
+  BOOST_CHECK_THROW(parse_training_precision("int8"), rnnsearch::util::UsageError);
+  BOOST_CHECK_THROW(parse_training_precision("fp16"), rnnsearch::util::UsageError);
   BOOST_CHECK_NO_THROW(check_precision_available(Precision::kFp32));
   if (bf16_products_available()) {
     BOOST_CHECK_NO_THROW(check_precision_available(Precision::kBf16));

@@ -15,8 +15,10 @@
 #include "model/model_file.h"
 #include "search/beam_search.h"
 #include "search/greedy.h"
+#include "search/translator.h"
 #include "support/temp_dir.h"
 #include "train/trainer.h"
+#include "util/line_reader.h"
 #include "util/rng.h"
 
 using namespace rnnsearch;
@@ -29,6 +31,7 @@ struct TrainedReversal {
   rt::TempDir dir;
   model::LoadedModel loaded;
   std::vector<std::vector<std::int32_t>> sources;
+  std::string test_text;  // the held-out sources, a line each
 
   explicit TrainedReversal(long updates = 100) {
     util::Rng rng(21);
@@ -58,6 +61,7 @@ struct TrainedReversal {
     config.quiet = true;
     train::run_training(config);
     loaded = model::read_model_file(config.model_path);
+    test_text = test.str();
     std::istringstream lines(test.str());
     for (std::string line; std::getline(lines, line);) sources.push_back(data::to_ids(line, loaded.source_vocabulary));
   }
@@ -314,6 +318,68 @@ BOOST_AUTO_TEST_CASE(ties_go_to_the_earlier_row_then_the_lower_word) {
   std::vector<std::int32_t> second(static_cast<std::size_t>(limit), 0);
   second.back() = 1;
   BOOST_TEST((beams[0][1].tokens == second));
+}
+
+// nmt-decode's whole output (4-best lists with their scores and soft alignments, which
+// show every bit that matters) of the held-out sources in a precision.
+std::vector<std::string> decode_lines(TrainedReversal& task, math::Precision precision, int mini_batch, int threads) {
+  std::vector<model::LoadedModel> models;
+  models.push_back(std::move(task.loaded));
+  search::TranslateOptions options;
+  options.beam.beam_size = 4;
+  options.n_best = 4;
+  options.alignment = search::AlignmentOutput::kSoft;
+  options.beam.batch_size = mini_batch;
+  options.threads = threads;
+  options.precision = precision;
+  const std::string input = task.dir.write("test.src", task.test_text), output = (task.dir.path() / "out").string();
+  search::translate_stream(models, options, input, output, [](const std::string&) {});
+  task.loaded = std::move(models.front());
+  return util::read_lines(output);
+}
+
+// The first (best) translation of each source in n-best lines "N ||| text ||| F0= ...".
+std::vector<std::string> best_translations(const std::vector<std::string>& lines) {
+  std::vector<std::string> best;
+  std::string previous;
+  for (const std::string& line : lines) {
+    const std::string number = line.substr(0, line.find(" ||| "));
+    if (number == previous) continue;
+    previous = number;
+    const std::size_t start = number.size() + 5;
+    best.push_back(line.substr(start, line.find(" ||| F0=") - start));
+  }
+  return best;
+}
+
+BOOST_AUTO_TEST_CASE(reduced_precisions_decode_alike_in_any_batch_or_thread_and_fp32_stays_as_it_was) {
+  TrainedReversal task;
+  const auto fp32 = decode_lines(task, math::Precision::kFp32, 32, 1);
+  for (const math::Precision precision : {math::Precision::kInt8, math::Precision::kBf16}) {
+    if (!math::precision_supported(precision)) {
+      BOOST_TEST_MESSAGE("skipped bf16: this CPU has no avx512_bf16");
+      continue;
+    }
+    const auto reduced = decode_lines(task, precision, 32, 1);
+    BOOST_TEST_INFO(math::precision_name(precision));
+    BOOST_TEST((decode_lines(task, precision, 1, 1) == reduced));
+    BOOST_TEST((decode_lines(task, precision, 32, 2) == reduced));
+    BOOST_TEST((decode_lines(task, precision, 1, 2) == reduced));
+    // Other numbers than fp32's (the packed products ran), mostly the same best translations.
+    BOOST_TEST_REQUIRE(reduced.size() == fp32.size());
+    std::size_t same_lines = 0;
+    for (std::size_t i = 0; i < fp32.size(); ++i) same_lines += reduced[i] == fp32[i] ? 1 : 0;
+    const auto fp32_best = best_translations(fp32), reduced_best = best_translations(reduced);
+    BOOST_TEST_REQUIRE(reduced_best.size() == fp32_best.size());
+    std::size_t same_best = 0, best = fp32_best.size();
+    for (std::size_t i = 0; i < best; ++i) same_best += fp32_best[i] == reduced_best[i] ? 1 : 0;
+    BOOST_TEST_MESSAGE(math::precision_name(precision) << ": " << same_best << " of " << best
+                                                       << " best translations as fp32's");
+    BOOST_TEST(same_lines < fp32.size());
+    BOOST_TEST(same_best >= best * 9 / 10);
+  }
+  // Back to fp32 (the packs dropped): the very bytes of before.
+  BOOST_TEST((decode_lines(task, math::Precision::kFp32, 7, 2) == fp32));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

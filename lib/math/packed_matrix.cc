@@ -1,0 +1,86 @@
+#include "math/packed_matrix.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "math/quantized_kernels.h"
+
+namespace rnnsearch::math {
+
+namespace {
+
+// w(k, j) of a [K x N] weight matrix given as itself or as its transpose.
+struct WeightReader {
+  ConstMatrixView w;
+  bool transposed;
+  float operator()(int k, int j) const {
+    return transposed ? w.data[static_cast<long>(j) * w.stride + k] : w.data[static_cast<long>(k) * w.stride + j];
+  }
+};
+
+}  // namespace
+
+std::uint16_t to_bf16(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  if (std::isnan(x)) return static_cast<std::uint16_t>((bits >> 16) | 0x40);  // stays a (quiet) NaN
+  bits += 0x7FFF + ((bits >> 16) & 1);  // to nearest, ties to the even bfloat16
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+std::unique_ptr<const PackedMatrix> pack_for_inference(ConstMatrixView w, Precision precision, Transpose transpose) {
+  if (precision == Precision::kFp32) return nullptr;
+  return std::make_unique<const PackedMatrix>(w, transpose, precision);
+}
+
+PackedMatrix::PackedMatrix(ConstMatrixView w, Transpose transpose, Precision precision)
+    : precision_(precision),
+      k_(transpose == Transpose::kNo ? w.rows : w.cols),
+      n_(transpose == Transpose::kNo ? w.cols : w.rows),
+      panels_(2 * ((n_ + 2 * kPanel - 1) / (2 * kPanel))) {
+  check_precision_supported(precision);
+  const WeightReader at{w, transpose == Transpose::kYes};
+  switch (precision) {
+    case Precision::kFp32:
+      fp32_.resize(k_, n_);
+      for (int k = 0; k < k_; ++k)
+        for (int j = 0; j < n_; ++j) fp32_(k, j) = at(k, j);
+      break;
+    case Precision::kInt8: pack_int8(w, transpose); break;
+    case Precision::kBf16: pack_bf16(w, transpose); break;
+  }
+}
+
+void PackedMatrix::pack_int8(ConstMatrixView w, Transpose transpose) {
+  const WeightReader at{w, transpose == Transpose::kYes};
+  const int k4 = depth4(), width = panels_ * kPanel;
+  int8_.assign(static_cast<std::size_t>(width) * k4 * 4, 0);
+  scale_.assign(static_cast<std::size_t>(width), 0.0f);
+  offset_.assign(static_cast<std::size_t>(width), 0);
+  for (int j = 0; j < n_; ++j) {
+    float max_abs = 0.0f;
+    for (int k = 0; k < k_; ++k) max_abs = std::max(max_abs, std::fabs(at(k, j)));
+    scale_[static_cast<std::size_t>(j)] = int8_step(max_abs);
+    const float inverse = int8_inverse_step(max_abs);
+    std::int32_t sum = 0;
+    std::int8_t* column = int8_.data() + (static_cast<std::size_t>(j / kPanel) * k4 * kPanel + j % kPanel) * 4;
+    for (int k = 0; k < k_; ++k) {
+      const std::int8_t q = quantize_int8(at(k, j), inverse);
+      column[(k / 4) * kPanel * 4 + k % 4] = q;
+      sum += q;
+    }
+    offset_[static_cast<std::size_t>(j)] = 128 * sum;
+  }
+}
+
+void PackedMatrix::pack_bf16(ConstMatrixView w, Transpose transpose) {
+  const WeightReader at{w, transpose == Transpose::kYes};
+  const int k2 = depth2(), width = panels_ * kPanel;
+  bf16_.assign(static_cast<std::size_t>(width) * k2 * 2, 0);
+  for (int j = 0; j < n_; ++j) {
+    std::uint16_t* column = bf16_.data() + (static_cast<std::size_t>(j / kPanel) * k2 * kPanel + j % kPanel) * 2;
+    for (int k = 0; k < k_; ++k) column[(k / 2) * kPanel * 2 + k % 2] = to_bf16(at(k, j));
+  }
+}
+
+}  // namespace rnnsearch::math

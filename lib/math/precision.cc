@@ -1,0 +1,40 @@
+#include "math/precision.h"
+
+#include "math/quantized_kernels.h"
+#include "util/error.h"
+
+namespace rnnsearch::math {
+
+const char* precision_name(Precision precision) {
+  switch (precision) {
+    case Precision::kFp32: return "fp32";
+    case Precision::kInt8: return "int8";
+    case Precision::kBf16: return "bf16";
+  }
+  return "unknown";
+}
+
+Precision parse_precision(const std::string& name) {
+  if (name == "fp32") return Precision::kFp32;
+  if (name == "int8") return Precision::kInt8;
+  if (name == "bf16") return Precision::kBf16;
+  if (name == "auto") return automatic_precision();
+  throw util::UsageError("--precision must be fp32, int8, bf16 or auto, got '" + name + "'");
+}
+
+bool precision_supported(Precision precision) {
+  return precision != Precision::kBf16 || bf16_kernel_available();
+}
+
+void check_precision_supported(Precision precision) {
+  if (!precision_supported(precision)) {
+    throw util::UsageError(std::string("--precision ") + precision_name(precision) +
+                           ": this CPU has no bf16 instructions (avx512_bf16)");
+  }
+}
+
+Precision automatic_precision() {
+  return best_int8_kernel() == Int8Kernel::kAvx512Vnni ? Precision::kInt8 : Precision::kFp32;
+}
+
+}  // namespace rnnsearch::math
