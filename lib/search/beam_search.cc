@@ -6,6 +6,7 @@
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
+#include "search/shortlist.h"
 #include "util/error.h"
 
 namespace rnnsearch::search {
@@ -53,6 +54,7 @@ struct Member {
   model::RnnSearch* model = nullptr;
   model::EncoderOutput encoded, rows_encoded;
   math::Matrix state, next_state, log_probs, weights, selected_state;
+  model::OutputColumns columns;  // with a shortlist: the output layer's columns of the batch's U
 };
 
 // Every member encodes the batch (sentence b is row b) and starts from its initial state.
@@ -80,10 +82,21 @@ struct StepOutput {
   const math::Matrix* weights = nullptr;    // [rows x source positions]
 };
 
-void decoder_step(std::vector<Member>& members, const std::vector<Live>& live, StepOutput& out) {
+// With a shortlist, log-probabilities are over its compact columns (search/shortlist.h).
+void decoder_step(std::vector<Member>& members, const std::vector<Live>& live, const BatchShortlist* shortlist,
+                  StepOutput& out) {
   std::vector<std::int32_t> previous;
-  for (const Live& h : live) previous.push_back(h.tokens.empty() ? data::Vocabulary::kBos : h.tokens.back());
+  std::vector<const std::vector<int>*> allowed;
+  for (const Live& h : live) {
+    previous.push_back(h.tokens.empty() ? data::Vocabulary::kBos : h.tokens.back());
+    if (shortlist) allowed.push_back(&shortlist->allowed[static_cast<std::size_t>(h.sentence)]);
+  }
   for (Member& member : members) {
+    if (shortlist) {
+      member.model->decoder_step(member.rows_encoded, previous, member.state, member.columns, allowed,
+                                 member.log_probs, member.next_state, member.weights);
+      continue;
+    }
     member.model->decoder_step(member.rows_encoded, previous, member.state, member.log_probs, member.next_state,
                                member.weights);
   }
@@ -102,8 +115,10 @@ void decoder_step(std::vector<Member>& members, const std::vector<Live>& live, S
 }
 
 // Candidates per sentence: each live row's K best words, extending its log-probability.
+// With a shortlist, column c is word shortlist->ids[c], and a column it masks (-infinity)
+// is no candidate.
 std::vector<std::vector<Candidate>> row_candidates(const math::Matrix& log_probs, const std::vector<Live>& live,
-                                                   int sentences, int K) {
+                                                   int sentences, int K, const BatchShortlist* shortlist) {
   std::vector<std::vector<Candidate>> per_sentence(static_cast<std::size_t>(sentences));
   std::vector<int> words(static_cast<std::size_t>(log_probs.cols()));
   for (int r = 0; r < static_cast<int>(live.size()); ++r) {
@@ -114,8 +129,11 @@ std::vector<std::vector<Candidate>> row_candidates(const math::Matrix& log_probs
       return row(a) != row(b) ? row(a) > row(b) : a < b;
     });
     for (int k = 0; k < take; ++k) {
+      const int column = words[static_cast<std::size_t>(k)];
+      if (shortlist && std::isinf(row(column))) continue;
+      const std::int32_t word = shortlist ? shortlist->ids[static_cast<std::size_t>(column)] : column;
       per_sentence[static_cast<std::size_t>(live[r].sentence)].push_back(
-          {r, words[static_cast<std::size_t>(k)], live[r].log_probability + static_cast<double>(row(words[k]))});
+          {r, word, live[r].log_probability + static_cast<double>(row(column))});
     }
   }
   return per_sentence;
@@ -206,15 +224,27 @@ void follow_parents(const std::vector<Live>& live, const std::vector<int>& paren
 void search_batch(const std::vector<model::RnnSearch*>& models,
                   const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                   const std::vector<std::size_t>& indices, const BeamOptions& options,
+                  const std::vector<std::vector<std::int32_t>>* allowed,
                   std::vector<std::vector<Hypothesis>>& results) {
   const int B = static_cast<int>(indices.size());
   std::vector<Member> members = encode_batch(models, sources, indices);
+  BatchShortlist shortlist;
+  if (allowed) {
+    std::vector<const std::vector<std::int32_t>*> sets;
+    for (const std::size_t i : indices) sets.push_back(&(*allowed)[i]);
+    shortlist = batch_shortlist(sets);
+    for (Member& member : members) {
+      member.columns.ids = shortlist.ids;
+      member.model->gather_output_columns(member.columns);
+    }
+  }
   Beams beams = start_beams(sources[0], indices, options);
   StepOutput out;
   std::vector<int> parents, row_sentences;  // reused from step to step
   for (int step = 0; !beams.live.empty(); ++step) {
-    decoder_step(members, beams.live, out);
-    auto per_sentence = row_candidates(*out.log_probs, beams.live, B, options.beam_size);
+    const BatchShortlist* restriction = allowed ? &shortlist : nullptr;
+    decoder_step(members, beams.live, restriction, out);
+    auto per_sentence = row_candidates(*out.log_probs, beams.live, B, options.beam_size, restriction);
     advance_beams(per_sentence, *out.weights, step, options, beams, parents);
     if (beams.live.empty()) break;
     follow_parents(beams.live, parents, members, row_sentences);
@@ -232,10 +262,15 @@ void search_batch(const std::vector<model::RnnSearch*>& models,
 
 std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
                                                  const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
-                                                 const BeamOptions& options) {
+                                                 const BeamOptions& options,
+                                                 const std::vector<std::vector<std::int32_t>>* allowed) {
   if (models.empty() || sources.size() != models.size()) {
     throw util::Error("beam search: " + std::to_string(models.size()) + " models for " + std::to_string(sources.size()) +
                       " source sets");
+  }
+  if (allowed && allowed->size() != sources[0].size()) {
+    throw util::Error("beam search: " + std::to_string(allowed->size()) + " allowed sets for " +
+                      std::to_string(sources[0].size()) + " sentences");
   }
   for (std::size_t m = 1; m < models.size(); ++m) {
     if (models[m]->config().target_vocabulary != models[0]->config().target_vocabulary ||
@@ -248,7 +283,7 @@ std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSea
     if (sources[0][i].empty()) results[i].push_back(Hypothesis{});
   }
   for (const auto& indices : data::batches_by_length(sources[0], options.batch_size)) {
-    search_batch(models, sources, indices, options, results);
+    search_batch(models, sources, indices, options, allowed, results);
   }
   return results;
 }
