@@ -28,7 +28,7 @@ const util::ToolInfo kTool{
     "Usage: nmt-align -m MODEL -s SOURCE -t TARGET [--mode hard|threshold|soft] [-o FILE]\n"
     "       nmt-align symmetrize -i FORWARD -j REVERSE [-c HEURISTIC] [-o FILE]\n"
     "       nmt-align combine -i FORWARD.soft -j REVERSE.soft [--threshold 0.5] [-o FILE]\n"
-    "       nmt-align ibm2 -s SOURCE -t TARGET [--reverse] [-o FILE]   (fast_align -d -o -v)\n"
+    "       nmt-align ibm2 -s SOURCE -t TARGET [--reverse] [-o FILE] [--save-table T | --load-table T]\n"
     "       nmt-align eval -g GOLD -a ALIGNMENT\n"
     "       nmt-align heatmap -m MODEL -s SOURCE -t TARGET [--lines 1,5] [--merge words] [-o attention.svg]\n"
     "Alignments are Pharaoh 'i-j' pairs, source index first, 0-based, one line per sentence pair.\n",
@@ -126,7 +126,10 @@ void ibm2(const std::vector<std::string>& args) {
       ("alpha,a", po::value(&model.alpha)->default_value(model.alpha, "0.01"),
        "Dirichlet prior on t(f|e), variational Bayes (0 = maximum likelihood, fast_align without -v)")
       ("cache-mb", util::defaulted(&model.index_cache_mb),
-       "memory (MiB) for the table positions of the first pairs, found once instead of every iteration");
+       "memory (MiB) for the table positions of the first pairs, found once instead of every iteration")
+      ("save-table", po::value(&cfg.save_table), "write the learned t(target | source) table, tension and p-null")
+      ("table-threshold", util::defaulted(&cfg.table_threshold), "leave entries below this out of --save-table")
+      ("load-table", po::value(&cfg.load_table), "align with a --save-table file, without training (fast_align -f)");
   if (parse(args, options, common)) return;
   model.threads = common.resolved_threads();
   cfg.progress = !common.quiet;

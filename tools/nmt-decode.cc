@@ -49,6 +49,8 @@ int run(int argc, char** argv) {
        po::value<std::string>()->notifier(
            [&search](const std::string& name) { search.alignment = parse_alignment_output(name); }),
        "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
+      ("shortlist", po::value(&cfg.shortlist),
+       "restrict each sentence's output to the target pieces of an nmt-shortlist file its source pieces allow")
       ("replace-unk", po::bool_switch(&search.replace_unknown),
        "replace <unk> in the output by the most attended source token")
       ("attention-source", defaulted(&cfg.attention_source),

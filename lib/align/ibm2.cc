@@ -147,6 +147,24 @@ class TranslationTable {
     counts_.assign(targets_.size(), 0.0);
   }
 
+  // The table as the passes read it, moved out (the table is empty afterwards).
+  Ibm2Table take(double tension, double p_null) {
+    Ibm2Table out;
+    out.tension = tension;
+    out.p_null = p_null;
+    if (probabilities_.empty()) probabilities_.assign(targets_.size(), 1e-9);
+    out.row_begin = std::move(row_);
+    out.target = std::move(targets_);
+    out.probability = std::move(probabilities_);
+    return out;
+  }
+  // The rows, targets and probabilities of `table` (a take() of this table's corpus).
+  void adopt(Ibm2Table&& table) {
+    row_ = std::move(table.row_begin);
+    targets_ = std::move(table.target);
+    probabilities_ = std::move(table.probability);
+  }
+
   // Where (e, f) is; the pair must co-occur somewhere in the corpus.
   std::size_t index(int e, int f) const {
     const auto* begin = targets_.data() + row_[static_cast<std::size_t>(e)];
@@ -385,6 +403,10 @@ void Ibm2CorpusBuilder::add(const std::vector<std::string>& source, const std::v
 Ibm2Corpus Ibm2CorpusBuilder::take() {
   corpus_.source_types = static_cast<int>(source_ids_.size()) + 1;
   corpus_.target_types = static_cast<int>(target_ids_.size());
+  corpus_.source_words.assign(source_ids_.size() + 1, std::string());
+  corpus_.target_words.assign(target_ids_.size(), std::string());
+  for (auto& [word, id] : source_ids_) corpus_.source_words[static_cast<std::size_t>(id)] = word;
+  for (auto& [word, id] : target_ids_) corpus_.target_words[static_cast<std::size_t>(id)] = word;
   Ibm2Corpus out = std::move(corpus_);
   corpus_ = Ibm2Corpus{};
   source_ids_.clear();
@@ -403,8 +425,46 @@ Ibm2Result ibm2_align(const std::vector<std::vector<std::string>>& source,
   return ibm2_align(builder.take(), options);
 }
 
-Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
-                      const std::function<void(std::size_t pair, const data::Alignment& links)>& on_links) {
+namespace {
+
+using LinkSink = std::function<void(std::size_t pair, const data::Alignment& links)>;
+
+// One pass over the corpus, block by block: the EM counts into `table`, or in the Viterbi
+// pass the links, to on_links or into result.links.
+Ibm2Iteration run_pass(const Ibm2Corpus& corpus, TranslationTable& table, IndexCache& cache,
+                       const Ibm2Options& options, double tension, bool viterbi, const LinkSink& on_links,
+                       Ibm2Result& result, double& empirical_feature) {
+  double log_likelihood = 0.0;
+  empirical_feature = 0.0;
+  BlockPass pass(corpus, table, cache, options, tension, viterbi);
+  for (std::size_t begin = 0; begin < corpus.size(); begin += BlockPass::kPairs) {
+    const std::size_t end = std::min(corpus.size(), begin + BlockPass::kPairs);
+    pass.compute(begin, end, options.threads);
+    pass.accumulate(table, log_likelihood, empirical_feature);
+    for (std::size_t k = begin; viterbi && k < end; ++k) {
+      if (on_links) {
+        on_links(k, pass.links(k));
+      } else {
+        result.links[k] = pass.links(k);
+      }
+    }
+  }
+  cache.filled = true;
+  return {log_likelihood, tension};
+}
+
+Ibm2Result start_result(const Ibm2Corpus& corpus, const TranslationTable& table, const LinkSink& on_links) {
+  Ibm2Result result;
+  if (!on_links) result.links.resize(corpus.size());
+  // Table positions are kept in 4 bytes: a table that large would need 100 GB anyway.
+  if (table.size() > UINT32_MAX) throw util::Error("ibm2_align: more than 2^32 co-occurring word pairs");
+  return result;
+}
+
+}  // namespace
+
+Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options, const LinkSink& on_links,
+                      Ibm2Table* learned) {
   TranslationTable table(corpus);
   std::map<std::pair<unsigned, unsigned>, double> pairs_of_size;  // (m, n) -> pairs
   double target_words = 0.0;
@@ -414,30 +474,14 @@ Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
     ++pairs_of_size[{m, n}];
     target_words += static_cast<double>(m);
   }
-  Ibm2Result result;
-  if (!on_links) result.links.resize(corpus.size());
+  Ibm2Result result = start_result(corpus, table, on_links);
   double tension = options.tension;
-  // Table positions are kept in 4 bytes: a table that large would need 100 GB anyway.
-  if (table.size() > UINT32_MAX) throw util::Error("ibm2_align: more than 2^32 co-occurring word pairs");
   IndexCache cache(corpus, options.index_cache_mb << 20);
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     const bool viterbi = iteration == options.iterations - 1;
-    double log_likelihood = 0.0, empirical_feature = 0.0;
-    BlockPass pass(corpus, table, cache, options, tension, viterbi);
-    for (std::size_t begin = 0; begin < corpus.size(); begin += BlockPass::kPairs) {
-      const std::size_t end = std::min(corpus.size(), begin + BlockPass::kPairs);
-      pass.compute(begin, end, options.threads);
-      pass.accumulate(table, log_likelihood, empirical_feature);
-      for (std::size_t k = begin; viterbi && k < end; ++k) {
-        if (on_links) {
-          on_links(k, pass.links(k));
-        } else {
-          result.links[k] = pass.links(k);
-        }
-      }
-    }
-    result.iterations.push_back({log_likelihood, tension});
-    cache.filled = true;
+    double empirical_feature = 0.0;
+    result.iterations.push_back(
+        run_pass(corpus, table, cache, options, tension, viterbi, on_links, result, empirical_feature));
     if (viterbi) break;
     empirical_feature /= target_words;
     if (options.optimize_tension && iteration > 0) {
@@ -445,6 +489,24 @@ Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
     }
     table.normalize(options.alpha);
   }
+  if (learned != nullptr) *learned = table.take(tension, options.p_null);
+  return result;
+}
+
+Ibm2Result ibm2_force_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
+                            const std::function<void(Ibm2Table& table)>& fill, const LinkSink& on_links) {
+  TranslationTable table(corpus);
+  Ibm2Result result = start_result(corpus, table, on_links);
+  Ibm2Table given = table.take(options.tension, options.p_null);
+  fill(given);
+  Ibm2Options pass_options = options;
+  pass_options.p_null = given.p_null;
+  const double tension = given.tension;
+  table.adopt(std::move(given));
+  IndexCache cache(corpus, 0);
+  double empirical_feature = 0.0;
+  result.iterations.push_back(
+      run_pass(corpus, table, cache, pass_options, tension, true, on_links, result, empirical_feature));
   return result;
 }
 

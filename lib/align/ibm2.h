@@ -63,6 +63,8 @@ struct Ibm2Corpus {
   std::vector<std::size_t> source_begin{0}, target_begin{0};
   int source_types = 1;  // NULL included
   int target_types = 0;
+  // The words by id: source_words[0] is "" (NULL).
+  std::vector<std::string> source_words, target_words;
 
   std::size_t size() const { return source_begin.size() - 1; }
 };
@@ -89,11 +91,32 @@ class Ibm2CorpusBuilder {
   std::string key_;
 };
 
+// What the last (Viterbi) pass aligns with: t(f | e) of every (e, f) of corpus ids that
+// co-occur in some pair (e = 0: NULL), the tension in effect and p_null. Row e's entries
+// are [row_begin[e], row_begin[e + 1]), their target ids ascending.
+struct Ibm2Table {
+  double tension = 4.0;
+  double p_null = 0.08;
+  std::vector<std::size_t> row_begin;
+  std::vector<std::int32_t> target;
+  std::vector<double> probability;
+};
+
 // Aligns every target word of each pair to one source word or to NULL (no link). With
 // `on_links`, each pair's sorted links go to it in order instead of into the result's
 // `links` (which then stays empty): nothing per pair is kept.
+// With `learned`, it receives the table the last pass read (after that pass).
 Ibm2Result ibm2_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
-                      const std::function<void(std::size_t pair, const data::Alignment& links)>& on_links = {});
+                      const std::function<void(std::size_t pair, const data::Alignment& links)>& on_links = {},
+                      Ibm2Table* learned = nullptr);
+
+// Aligns without EM (fast_align -f): `fill` receives the corpus's table with every
+// probability 1e-9 (fast_align's t of an unseen pair) and sets those it knows, and the
+// tension and p_null; one Viterbi pass then reads off the links (options: threads). With
+// the table, tension and p_null a training run's last pass read, the links are that run's.
+Ibm2Result ibm2_force_align(const Ibm2Corpus& corpus, const Ibm2Options& options,
+                            const std::function<void(Ibm2Table& table)>& fill,
+                            const std::function<void(std::size_t pair, const data::Alignment& links)>& on_links = {});
 
 // The same for pairs given as lines of words; source[k] and target[k] must both be
 // non-empty (util::Error).

@@ -4,11 +4,13 @@
 
 
 #include "align/extract.h"
+#include "align/ibm2_table.h"
 #include "data/alignment.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/number_format.h"
+#include "util/option_range.h"
 #include "util/progress_meter.h"
 
 namespace rnnsearch::align {
@@ -53,6 +55,10 @@ std::string iteration_note(std::size_t number, const Ibm2Iteration& iteration) {
 
 void Ibm2FilesOptions::validate() const {
   if (source.empty() || target.empty()) throw util::UsageError("-s SOURCE and -t TARGET are required");
+  if (!save_table.empty() && !load_table.empty()) {
+    throw util::UsageError("--save-table and --load-table exclude each other: a loaded table is not trained");
+  }
+  util::check_range("table-threshold", table_threshold, 0.0, 1.0);
   ibm2.validate();
 }
 
@@ -63,11 +69,22 @@ void ibm2_files(const Ibm2FilesOptions& options, const Notes& notes) {
   util::AtomicFileWriter writer(options.output);
   // The links come in the last EM iteration: the line counts them.
   util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned", show_progress);
-  const auto result = ibm2_align(corpus, options.ibm2, [&](std::size_t, const data::Alignment& links) {
+  const auto on_links = [&](std::size_t, const data::Alignment& links) {
     writer.write_line(options.reverse ? data::format_pharaoh(data::inverted(links)) : data::format_pharaoh(links));
     aligning.advance();
-  });
+  };
+  Ibm2Table learned;
+  const auto result =
+      options.load_table.empty()
+          ? ibm2_align(corpus, options.ibm2, on_links, options.save_table.empty() ? nullptr : &learned)
+          : ibm2_force_align(
+                corpus, options.ibm2,
+                [&](Ibm2Table& table) { fill_ibm2_table(options.load_table, corpus, options.reverse, table); },
+                on_links);
   aligning.finish();
+  if (!options.save_table.empty()) {
+    write_ibm2_table(options.save_table, corpus, learned, options.reverse, options.table_threshold);
+  }
   for (std::size_t k = 0; k < result.iterations.size() && notes; ++k) {
     notes(iteration_note(k + 1, result.iterations[k]));
   }

@@ -1,6 +1,7 @@
 #include "model/rnnsearch.h"
 
 #include <cmath>
+#include <limits>
 
 #include "math/gemm.h"
 #include "math/shape_check.h"
@@ -18,12 +19,31 @@ bool ends_with(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// log sum_j exp(row_j), the same expression for a full row and a gathered one.
+float log_sum_exp(const math::Matrix& m, Eigen::Index r) {
+  const auto row = m.row(r).array();
+  const float top = row.maxCoeff();
+  return top + std::log((row - top).exp().sum());
+}
+
 void log_softmax_rows(math::Matrix& m) {
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    auto row = m.row(r).array();
-    const float top = row.maxCoeff();
-    const float log_sum = top + std::log((row - top).exp().sum());
-    row -= log_sum;
+  for (Eigen::Index r = 0; r < m.rows(); ++r) m.row(r).array() -= log_sum_exp(m, r);
+}
+
+// Row r of `logits` normalized over its columns allowed[r] (the others -infinity); the
+// allowed values are first gathered into `scratch` ([1 x |allowed|]).
+void log_softmax_allowed(math::Matrix& logits, const std::vector<const std::vector<int>*>& allowed,
+                         math::Matrix& scratch) {
+  constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
+  for (Eigen::Index r = 0; r < logits.rows(); ++r) {
+    const std::vector<int>& columns = *allowed[static_cast<std::size_t>(r)];
+    scratch.resize(1, static_cast<Eigen::Index>(columns.size()));
+    for (std::size_t k = 0; k < columns.size(); ++k) scratch(0, static_cast<Eigen::Index>(k)) = logits(r, columns[k]);
+    const float log_sum = log_sum_exp(scratch, 0);
+    logits.row(r).setConstant(kMinusInfinity);
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      logits(r, columns[k]) = scratch(0, static_cast<Eigen::Index>(k)) - log_sum;
+    }
   }
 }
 
@@ -176,10 +196,8 @@ void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, Enc
   }
 }
 
-void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
-                             const math::Matrix& state, math::Matrix& log_probs, math::Matrix& next_state,
-                             math::Matrix& weights) {
-  const math::RowStableProducts row_stable;  // a hypothesis's scores do not depend on its batch
+void RnnSearch::step_to_readout(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
+                                const math::Matrix& state, math::Matrix& next_state, math::Matrix& weights) {
   Workspace& w = *work_;
   const int B = encoded.sentences, e = config_.embedding, D = 2 * config_.encoder_hidden;
   if (static_cast<int>(previous.size()) != B) {
@@ -190,14 +208,68 @@ void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std
   target_embedding_.forward(previous, w.step_embedded);  // [B x e]
   attention_->step(state, encoded.annotations, encoded.keys, encoded.source_mask, w.step_attention, w.context, weights);
   deep_output_.forward(state, w.step_embedded, w.context, w.step_deep, w.step_readout);
-  output_forward(w.step_readout, log_probs);
-  log_softmax_rows(log_probs);
   w.step_input.resize(B, e + D);  // [E_y y_{i-1}; c_i]
   w.step_input.leftCols(e) = w.step_embedded;
   w.step_input.rightCols(D) = w.context;
   decoder_.project_inputs(w.step_input, w.step_projected);
   next_state.resize(B, config_.decoder_hidden);
   decoder_.step(w.step_projected, state, next_state, w.step_gru);
+}
+
+void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
+                             const math::Matrix& state, math::Matrix& log_probs, math::Matrix& next_state,
+                             math::Matrix& weights) {
+  const math::RowStableProducts row_stable;  // a hypothesis's scores do not depend on its batch
+  step_to_readout(encoded, previous, state, next_state, weights);
+  output_forward(work_->step_readout, log_probs);
+  log_softmax_rows(log_probs);
+}
+
+void RnnSearch::gather_output_columns(OutputColumns& columns) const {
+  const auto U = static_cast<Eigen::Index>(columns.ids.size());
+  columns.bias.resize(1, U);
+  if (output_weight_) {
+    columns.weight.resize(output_weight_->value.rows(), U);  // [l x |U|]
+  } else {
+    columns.weight.resize(U, config_.maxout);  // E_y rows: [|U| x l]
+  }
+  const math::Matrix& table = output_weight_ ? output_weight_->value : parameters_.get("decoder.embedding.E").value;
+  for (Eigen::Index c = 0; c < U; ++c) {
+    const std::int32_t id = columns.ids[static_cast<std::size_t>(c)];
+    if (id < 0 || id >= config_.target_vocabulary) {
+      throw util::Error("gather_output_columns: id " + std::to_string(id) + " outside the target vocabulary");
+    }
+    if (output_weight_) {
+      columns.weight.col(c) = table.col(id);
+    } else {
+      columns.weight.row(c) = table.row(id);
+    }
+    columns.bias(0, c) = output_bias_.value(0, id);
+  }
+  // Per-column quantization (int8) and per-element rounding (bf16): U's columns pack as they do in the full layer.
+  columns.packed = math::pack_for_inference(columns.weight, precision_, output_weight_ ? Transpose::kNo : Transpose::kYes);
+}
+
+void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
+                             const math::Matrix& state, const OutputColumns& columns,
+                             const std::vector<const std::vector<int>*>& allowed, math::Matrix& log_probs,
+                             math::Matrix& next_state, math::Matrix& weights) {
+  const math::RowStableProducts row_stable;  // a hypothesis's scores do not depend on its batch
+  if (static_cast<int>(allowed.size()) != encoded.sentences) {
+    throw util::Error("decoder_step: " + std::to_string(allowed.size()) + " allowed sets for " +
+                      std::to_string(encoded.sentences) + " rows");
+  }
+  step_to_readout(encoded, previous, state, next_state, weights);
+  const math::Matrix& t = work_->step_readout;
+  log_probs.resize(t.rows(), static_cast<Eigen::Index>(columns.ids.size()));  // [B x |U|]
+  if (columns.packed) {
+    math::gemm(t, *columns.packed, log_probs, 1.0f, 0.0f, "decoder.output.W (shortlist)");
+  } else {
+    math::gemm(t, Transpose::kNo, columns.weight, output_weight_ ? Transpose::kNo : Transpose::kYes, log_probs, 1.0f,
+               0.0f, "decoder.output.W (shortlist)");
+  }
+  log_probs.rowwise() += columns.bias.row(0);
+  log_softmax_allowed(log_probs, allowed, work_->step_allowed);
 }
 
 }  // namespace rnnsearch::model

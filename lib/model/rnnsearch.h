@@ -83,6 +83,15 @@ struct EncoderOutput {
   math::Matrix initial_state;            // s_0: [B x m]
 };
 
+// The output layer over some columns of the target vocabulary, for decoding with a
+// shortlist: gathered once per batch by RnnSearch::gather_output_columns.
+struct OutputColumns {
+  std::vector<std::int32_t> ids;  // U: vocabulary ids, ascending; compact column c is word ids[c]
+  math::Matrix weight;            // W_out's columns U: [l x |U|]; with tied embeddings E_y's rows U: [|U| x l]
+  math::Matrix bias;              // b_out's columns U: [1 x |U|]
+  std::unique_ptr<const math::PackedMatrix> packed;  // weight packed in the inference precision (null: fp32)
+};
+
 // out := the sentences `rows` of `in` (a sentence may appear several times, as the
 // hypotheses of a beam do), in that order.
 void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, EncoderOutput& out);
@@ -135,6 +144,18 @@ class RnnSearch {
   // next_state [B x m] and the attention weights alpha_i into weights [B x S] (all resized).
   void decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous, const math::Matrix& state,
                     math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
+  // columns.weight and bias for columns.ids (ascending ids of the target vocabulary).
+  void gather_output_columns(OutputColumns& columns) const;
+  // decoder_step with the output layer restricted to `columns`: log_probs is [B x |U|],
+  // column c for word columns.ids[c]; row r is a log-softmax over its allowed columns
+  // allowed[r] (ascending compact indices) only, every other column -infinity. Each logit
+  // is the same product as in the full layer (math::row_stable_gemm: one chain over the
+  // hidden units, whatever the other columns), and the normalizer reads the allowed values
+  // alone, in id order: a row's scores do not depend on U, so not on the batch; with every
+  // column allowed they are the full step's bits.
+  void decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous, const math::Matrix& state,
+                    const OutputColumns& columns, const std::vector<const std::vector<int>*>& allowed,
+                    math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
 
   // The arithmetic of the decoder's weight products from now on (math/precision.h): int8
   // or bf16 pack copies of the decoder-side weights once (the attention's W_a, the decoder
@@ -150,6 +171,9 @@ class RnnSearch {
  private:
   struct Workspace;
   void output_forward(const math::Matrix& t, math::Matrix& logits) const;
+  // The decoder step up to the readout t_i (work_->step_readout), with s_i and alpha_i.
+  void step_to_readout(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
+                       const math::Matrix& state, math::Matrix& next_state, math::Matrix& weights);
   void output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t);
   void initial_state_forward(const math::Matrix& annotations, const math::Matrix& source_mask, int B,
                              math::Matrix& mean, math::Matrix& state) const;

@@ -94,6 +94,7 @@ struct RnnSearch::Workspace {
   nn::Gru::StepCache step_gru;
   nn::DeepOutput::Cache step_deep;
   math::Matrix step_embedded, step_input, step_projected, step_readout;
+  math::Matrix step_allowed;  // a row's allowed logits, gathered (decoder_step with a shortlist)
 };
 
 }  // namespace rnnsearch::model

@@ -5,6 +5,7 @@
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
+#include "search/shortlist.h"
 #include "util/error.h"
 
 namespace rnnsearch::search {
@@ -40,6 +41,7 @@ struct Member {
   model::RnnSearch* model = nullptr;
   model::EncoderOutput encoded, rows_encoded;
   math::Matrix state, next_state, log_probs, weights, selected_state;
+  model::OutputColumns columns;  // with a shortlist: the output layer's columns of the batch's U
 };
 
 // Everything a search keeps from step to step and from batch to batch: the vectors'
@@ -65,6 +67,11 @@ struct Workspace {
   std::vector<Candidate> candidates;                   // the current sentence's
   std::vector<std::int32_t> top_words;                 // one row's best, best first
   std::vector<int> path;                               // a hypothesis's rows, step by step
+  // With a shortlist (search/shortlist.h): the batch's U and sentences' allowed columns;
+  // log-probabilities are over U's compact columns, column c for word shortlist.ids[c].
+  const BatchShortlist* restriction = nullptr;
+  BatchShortlist shortlist;
+  std::vector<const std::vector<int>*> row_allowed;    // per live row: its sentence's allowed columns
 };
 
 // Every member encodes the batch (sentence b is row b) and starts from its initial state.
@@ -87,9 +94,18 @@ void encode_batch(const std::vector<model::RnnSearch*>& models,
 // One decoder step of every member for the live rows (their last tokens in w.previous).
 // An ensemble averages the members' log-probabilities and attention weights.
 void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matrix*& weights) {
+  if (w.restriction) {
+    w.row_allowed.clear();
+    for (const int b : w.row_sentence) w.row_allowed.push_back(&w.restriction->allowed[static_cast<std::size_t>(b)]);
+  }
   for (Member& member : w.members) {
-    member.model->decoder_step(member.rows_encoded, w.previous, member.state, member.log_probs, member.next_state,
-                               member.weights);
+    if (w.restriction) {
+      member.model->decoder_step(member.rows_encoded, w.previous, member.state, member.columns, w.row_allowed,
+                                 member.log_probs, member.next_state, member.weights);
+    } else {
+      member.model->decoder_step(member.rows_encoded, w.previous, member.state, member.log_probs, member.next_state,
+                                 member.weights);
+    }
   }
   log_probs = &w.members[0].log_probs;
   weights = &w.members[0].weights;
@@ -126,15 +142,18 @@ void top_words(const Row& row, int take, std::vector<std::int32_t>& top) {
 }
 
 // Candidates of the live rows [begin, end) of one sentence: each row's K best words,
-// extending its log-probability; the best `width` of them first, in `better` order.
+// extending its log-probability; the best `width` of them first, in `better` order. With a
+// shortlist, column c is word ids[c], and a column it masks (-infinity) is no candidate.
 void sentence_candidates(const math::Matrix& log_probs, int begin, int end, int K, std::size_t width, Workspace& w) {
   w.candidates.clear();
   const int take = std::min<int>(K, static_cast<int>(log_probs.cols()));
   for (int r = begin; r < end; ++r) {
     const auto row = log_probs.row(r);
     top_words(row, take, w.top_words);
-    for (const std::int32_t word : w.top_words) {
-      w.candidates.push_back({r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(word))});
+    for (const std::int32_t column : w.top_words) {
+      if (w.restriction && std::isinf(row(column))) continue;
+      const std::int32_t word = w.restriction ? w.restriction->ids[static_cast<std::size_t>(column)] : column;
+      w.candidates.push_back({r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(column))});
     }
   }
   const auto keep = static_cast<std::ptrdiff_t>(std::min(width, w.candidates.size()));
@@ -253,13 +272,28 @@ Beams start_beams(const std::vector<std::vector<std::int32_t>>& sources, const s
   return beams;
 }
 
+// The batch's shortlist: U of its sentences' allowed sets, each member's output columns of U.
+void restrict_output(const std::vector<std::vector<std::int32_t>>& allowed, const std::vector<std::size_t>& indices,
+                     Workspace& w) {
+  std::vector<const std::vector<std::int32_t>*> sets;
+  for (const std::size_t i : indices) sets.push_back(&allowed[i]);
+  w.shortlist = batch_shortlist(sets);
+  for (Member& member : w.members) {
+    member.columns.ids = w.shortlist.ids;
+    member.model->gather_output_columns(member.columns);
+  }
+}
+
 // Decodes one batch of non-empty sources; results[k] for indices[k]. sources[m] are the
 // sentences in model m's source vocabulary.
 void search_batch(const std::vector<model::RnnSearch*>& models,
                   const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
-                  const std::vector<std::size_t>& indices, const BeamOptions& options, Workspace& w,
+                  const std::vector<std::size_t>& indices, const BeamOptions& options,
+                  const std::vector<std::vector<std::int32_t>>* allowed, Workspace& w,
                   std::vector<std::vector<Hypothesis>>& results) {
   encode_batch(models, sources, indices, w);
+  w.restriction = allowed ? &w.shortlist : nullptr;
+  if (allowed) restrict_output(*allowed, indices, w);
   Beams beams = start_beams(sources[0], indices, options, w);
   const math::Matrix* log_probs = nullptr;
   const math::Matrix* weights = nullptr;
@@ -287,10 +321,15 @@ void search_batch(const std::vector<model::RnnSearch*>& models,
 
 std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
                                                  const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
-                                                 const BeamOptions& options) {
+                                                 const BeamOptions& options,
+                                                 const std::vector<std::vector<std::int32_t>>* allowed) {
   if (models.empty() || sources.size() != models.size()) {
     throw util::Error("beam search: " + std::to_string(models.size()) + " models for " + std::to_string(sources.size()) +
                       " source sets");
+  }
+  if (allowed && allowed->size() != sources[0].size()) {
+    throw util::Error("beam search: " + std::to_string(allowed->size()) + " allowed sets for " +
+                      std::to_string(sources[0].size()) + " sentences");
   }
   for (std::size_t m = 1; m < models.size(); ++m) {
     if (models[m]->config().target_vocabulary != models[0]->config().target_vocabulary ||
@@ -304,7 +343,7 @@ std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSea
   }
   Workspace workspace;
   for (const auto& indices : data::batches_by_length(sources[0], options.batch_size)) {
-    search_batch(models, sources, indices, options, workspace, results);
+    search_batch(models, sources, indices, options, allowed, workspace, results);
   }
   return results;
 }

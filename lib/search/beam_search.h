@@ -52,9 +52,11 @@ std::vector<std::vector<Hypothesis>> beam_search(model::RnnSearch& model,
 // An ensemble: model m reads sources[m] (the same sentences in its own source vocabulary);
 // every step uses the mean of the models' log-probabilities (and of their attention
 // weights). Throws util::Error unless the target vocabularies have the same size (the
-// caller checks that they are the same words).
+// caller checks that they are the same words). With `allowed` (one ascending id list per
+// sentence, search/shortlist.h), sentence i produces only the words allowed[i].
 std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
                                                  const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
-                                                 const BeamOptions& options);
+                                                 const BeamOptions& options,
+                                                 const std::vector<std::vector<std::int32_t>>* allowed = nullptr);
 
 }  // namespace rnnsearch::search

@@ -127,16 +127,21 @@ struct ThreadModels {
   }
 };
 
-// translate_stream after the validation.
-std::size_t translate_valid(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
-                            const std::string& input, const std::string& output,
-                            const std::function<void(const std::string&)>& warn) {
+// An ensemble needs one target vocabulary.
+void check_ensemble(const std::vector<model::LoadedModel>& models) {
   if (models.empty()) throw util::Error("translate_stream: no model");
   for (const auto& m : models) {
     if (!(m.target_vocabulary == models[0].target_vocabulary)) {
       throw util::Error("the models of an ensemble need the same target vocabulary");
     }
   }
+}
+
+// translate_stream after the validation.
+std::size_t translate_valid(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
+                            const std::string& input, const std::string& output,
+                            const std::function<void(const std::string&)>& warn, const Shortlist* shortlist) {
+  check_ensemble(models);
   ThreadModels thread_models(models, config);
   const auto& members = thread_models.members;
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
@@ -171,10 +176,12 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
       math::set_gemm_threads(1);  // the threads here are the parallelism
       const auto k = static_cast<std::size_t>(thread);
       std::vector<std::vector<std::vector<std::int32_t>>> share(models.size());
+      std::vector<std::vector<std::int32_t>> allowed;  // with a shortlist: per sentence of the share
       for (std::size_t i = k; i < sources.size(); i += threads) {
         for (std::size_t m = 0; m < models.size(); ++m) share[m].push_back(sources[i].ids[m]);
+        if (shortlist) allowed.push_back(shortlist->allowed(sources[i].words));
       }
-      auto out = beam_search(members[k], share, beam);
+      auto out = beam_search(members[k], share, beam, shortlist ? &allowed : nullptr);
       for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) {
         results[i] = std::move(out[n]);
         if (beam.attention && config.alignment_head && members[k][0]->has_alignment_head()) {
@@ -227,9 +234,9 @@ std::vector<model::LoadedModel> read_models(const DecodeOptions& options) {
 
 std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                              const std::string& input, const std::string& output,
-                             const std::function<void(const std::string&)>& warn) {
+                             const std::function<void(const std::string&)>& warn, const Shortlist* shortlist) {
   config.validate();
-  return translate_valid(models, config, input, output, warn);
+  return translate_valid(models, config, input, output, warn, shortlist);
 }
 
 std::size_t translate_files(const DecodeOptions& options, const std::function<void(const std::string&)>& warn) {
@@ -242,7 +249,9 @@ std::size_t translate_files(const DecodeOptions& options, const std::function<vo
                                                            options.model_paths.front(), need) ==
                             model::AttentionSource::kAlignmentHead;
   }
-  return translate_valid(models, config, options.input, options.output, warn);
+  if (options.shortlist.empty()) return translate_valid(models, config, options.input, options.output, warn, nullptr);
+  const Shortlist shortlist(data::read_shortlist(options.shortlist), models.front().target_vocabulary);
+  return translate_valid(models, config, options.input, options.output, warn, &shortlist);
 }
 
 }  // namespace rnnsearch::search

@@ -20,6 +20,7 @@
 #include "math/precision.h"
 #include "model/model_file.h"
 #include "search/beam_search.h"
+#include "search/shortlist.h"
 
 namespace rnnsearch::search {
 
@@ -68,6 +69,9 @@ struct DecodeOptions {
   // The weights of --alignment and --replace-unk: "auto", "decoder" or "head"
   // (model::choose_attention_source); sets translate.alignment_head.
   std::string attention_source = "auto";
+  // --shortlist: a file of nmt-shortlist; each sentence produces only the target pieces it
+  // allows (search/shortlist.h). Empty: the whole target vocabulary.
+  std::string shortlist;
   TranslateOptions translate;
 
   // Throws util::UsageError "--model MODEL is required", translate's, and for another
@@ -79,10 +83,12 @@ struct DecodeOptions {
 // Several models form an ensemble (search/beam_search.h); each reads the source words
 // through its own source vocabulary, and all must have the same target vocabulary
 // (util::Error otherwise). `warn` receives one-line warnings (truncated lines). Returns
-// the number of lines. Validates `config` first.
+// the number of lines. Validates `config` first. With `shortlist` (over the models' target
+// vocabulary), each sentence produces only the pieces its source pieces allow.
 std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                              const std::string& input, const std::string& output,
-                             const std::function<void(const std::string&)>& warn);
+                             const std::function<void(const std::string&)>& warn,
+                             const Shortlist* shortlist = nullptr);
 
 // What nmt-decode does: validates `options`, reads the models (util::Error naming a file
 // whose target vocabulary differs from the first's, or a model without the attention

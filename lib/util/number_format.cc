@@ -53,4 +53,11 @@ std::string hex(unsigned long value, int width) {
   return digits;
 }
 
+std::optional<double> parse_double(std::string_view text) {
+  double value = 0.0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
 }  // namespace rnnsearch::util

@@ -1,7 +1,9 @@
 #pragma once
 // Numbers as text: the project's one formatter, over std::to_chars (the "C" locale always,
 // no fixed-size buffer). Each matches the printf conversion it names byte for byte.
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace rnnsearch::util {
 
@@ -17,5 +19,9 @@ std::string shortest_scientific(double value);
 std::string zero_padded(long value, int width);
 // printf("%0*x", width, value).
 std::string hex(unsigned long value, int width);
+
+// The whole of `text` as a number (std::from_chars: "C" locale, no leading '+' or space;
+// reads back shortest_scientific exactly), or nothing.
+std::optional<double> parse_double(std::string_view text);
 
 }  // namespace rnnsearch::util

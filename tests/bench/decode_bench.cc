@@ -4,7 +4,7 @@
 // same run on the same threads.
 //
 //   build/bench/decode_bench --model MODEL --src test.bpe.de [--beam 5] [--threads 2]
-//                            [--mini-batch 32] [--runs 3] [--load 0] [--precision fp32]
+//                            [--mini-batch 32] [--runs 3] [--load 0] [--precision fp32] [--shortlist FILE]
 // --precision: fp32, int8, bf16 or auto, as nmt-decode's.
 #include <unistd.h>
 
@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ using namespace rnnsearch;
 int main(int argc, char** argv) {
   math::select_gemm_kernels(argv);
   util::keep_freed_memory_for_reuse();
-  std::string model_path, source;
+  std::string model_path, source, shortlist_path;
   int beam = 5, threads = 2, mini_batch = 32, runs = 3, load = 0;
   math::Precision precision = math::Precision::kFp32;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -45,14 +46,20 @@ int main(int argc, char** argv) {
     else if (flag == "--runs") runs = std::atoi(value);
     else if (flag == "--load") load = std::atoi(value);
     else if (flag == "--precision") precision = math::parse_precision(value);
+    else if (flag == "--shortlist") shortlist_path = value;
   }
   if (model_path.empty() || source.empty()) {
     std::fprintf(stderr, "usage: decode_bench --model MODEL --src test.bpe.de [--beam N] [--threads N] "
-                         "[--mini-batch N] [--runs N] [--load N] [--precision fp32|int8|bf16|auto]\n");
+                         "[--mini-batch N] [--runs N] [--load N] [--precision fp32|int8|bf16|auto] [--shortlist FILE]\n");
     return 2;
   }
   std::vector<model::LoadedModel> models;
   models.push_back(model::read_model_file(model_path));
+  std::unique_ptr<search::Shortlist> shortlist;
+  if (!shortlist_path.empty()) {
+    shortlist =
+        std::make_unique<search::Shortlist>(data::read_shortlist(shortlist_path), models[0].target_vocabulary);
+  }
   search::TranslateOptions config;
   config.beam.beam_size = beam;
   config.beam.batch_size = mini_batch;
@@ -71,7 +78,7 @@ int main(int argc, char** argv) {
       math::allow_row_stable_products(stable);
       const double before = math::gemm_flops_done();
       const auto start = std::chrono::steady_clock::now();
-      search::translate_stream(models, config, source, output, [](const std::string&) {});
+      search::translate_stream(models, config, source, output, [](const std::string&) {}, shortlist.get());
       (stable ? seconds : backend_seconds)
           .push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       if (stable) flops = math::gemm_flops_done() - before;
@@ -85,8 +92,9 @@ int main(int argc, char** argv) {
   std::filesystem::remove(output);
   const double median = testing::median(seconds), backend_median = testing::median(backend_seconds);
   const double sgemm = testing::concurrent_sgemm_rate(threads, 1024, 1024, 1024, 3);
-  std::printf("nmt-decode, beam %d, mini-batch %d, %d thread(s), %d busy threads beside it, precision %s; %s\n", beam,
-              mini_batch, threads, load, math::precision_name(precision), models[0].model->config().summary().c_str());
+  std::printf("nmt-decode, beam %d, mini-batch %d, %d thread(s), %d busy threads beside it, precision %s%s%s; %s\n",
+              beam, mini_batch, threads, load, math::precision_name(precision), shortlist ? ", shortlist " : "",
+              shortlist_path.c_str(), models[0].model->config().summary().c_str());
   std::printf("%zu sentences, %zu output tokens (BPE), median of %d runs: %.3f s\n", sentences, tokens, runs, median);
   std::printf("speed (row-stable, as the tools run): %.1f sentences/s, %.0f target tokens/s\n", sentences / median,
               tokens / median);
