@@ -71,3 +71,37 @@ time_decode() {
   bleu=$("$bin"/nmt-bleu "$work/test.fr" -i "$out.fr" -b -w 2)
   printf '%-28s %10s %8s   (runs: %s)\n' "$name" "$(printf '%s\n' "${times[@]}" | median)" "$bleu" "${times[*]}"
 }
+
+# peer_decode BEAM: prints "PyTorch peer sentences/s" (median of its own figures)
+peer_decode() {
+  local beam=$1 rates=()
+  for _ in $(seq 1 "$runs"); do
+    rates+=("$(OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 "$shared/peer/rnnsearch.py" --threads "$threads" translate \
+      --model "$dir/peer/model.pt" --beam "$beam" --batch-size 32 < "$work/test.en" 2>&1 >/dev/null |
+      sed -n 's/.*| \([0-9.]*\) sent\/s |.*/\1/p')")
+  done
+  printf '%-28s %10s %8s   (runs: %s)\n' "PyTorch peer" "$(printf '%s\n' "${rates[@]}" | median)" "-" "${rates[*]}"
+}
+
+precisions="fp32 int8"
+grep -q avx512_bf16 /proc/cpuinfo && precisions="$precisions bf16"
+echo "hansard36 En->Fr, first $lines test sentences, $threads threads, mini-batch 32, $(grep -m1 'model name' /proc/cpuinfo |
+  sed 's/.*: //'), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2 only)"
+echo "shortlist: $shortlist"
+for beam in 1 5; do
+  echo "== beam $beam: configuration, sentences/s (median of $runs), BLEU of the $lines sentences"
+  rows=$work/rows.beam$beam
+  : > "$rows"
+  [ -n "$baseline" ] && time_decode baseline-fp32 "$baseline/nmt-decode" "$beam" | tee -a "$rows"
+  for precision in $precisions; do
+    time_decode "$precision" "$bin/nmt-decode" "$beam" --precision "$precision" | tee -a "$rows"
+    time_decode "$precision+shortlist" "$bin/nmt-decode" "$beam" --precision "$precision" --shortlist "$shortlist" |
+      tee -a "$rows"
+  done
+  [ "$peer" = yes ] && [ -f "$dir/peer/model.pt" ] && peer_decode "$beam" | tee -a "$rows"
+  # Ratios of every row to the baseline (or fp32) and to the peer, measured in this run.
+  awk '{ rate[NR] = $2; name[NR] = $1 } $1 == "PyTorch" { peer = $3; rate[NR] = $3; name[NR] = "peer" }
+    END { base = rate[1]; for (i = 1; i <= NR; ++i) if (name[i] != "peer")
+      printf "  %-26s %6.2fx %s   %s\n", name[i], rate[i] / base, name[1], peer ? sprintf("%6.2fx the peer", rate[i] / peer) : "" }' \
+    "$rows"
+done
