@@ -10,6 +10,7 @@
 
 #include "math/bf16_gemm.h"
 #include "math/gemm.h"
+#include "support/random_matrix.h"
 #include "math/product_precision.h"
 #include "util/error.h"
 
@@ -17,13 +18,7 @@ using namespace rnnsearch::math;
 
 namespace {
 
-Matrix random_matrix(int rows, int cols, std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  Matrix m(rows, cols);
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) m(i, j) = u(rng);
-  return m;
-}
+Matrix random_matrix(int rows, int cols, std::mt19937& rng) { return rnnsearch::testing::uniform_matrix(rows, cols, rng); }
 
 float through_bf16(float value) {
   std::uint16_t rounded = 0;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "math/gemm.h"
+#include "support/random_matrix.h"
 #include "math/gemm_kernels.h"
 #include "util/error.h"
 
@@ -13,13 +14,7 @@ using namespace rnnsearch::math;
 
 namespace {
 
-Matrix random_matrix(int rows, int cols, std::mt19937& rng) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  Matrix m(rows, cols);
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) m(i, j) = u(rng);
-  return m;
-}
+Matrix random_matrix(int rows, int cols, std::mt19937& rng) { return rnnsearch::testing::uniform_matrix(rows, cols, rng); }
 
 // c = alpha * op(a) op(b) + beta * c, one multiply-add at a time, in double.
 Matrix naive(const Matrix& a, bool ta, const Matrix& b, bool tb, const Matrix& c, float alpha, float beta) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <random>
 
+#include "support/random_matrix.h"
 #include "math/packed_matrix.h"
 #include "math/precision.h"
 #include "math/quantized_kernels.h"
@@ -15,13 +16,7 @@ using namespace rnnsearch::math;
 
 namespace {
 
-Matrix random_matrix(int rows, int cols, std::mt19937& rng) {
-  std::normal_distribution<float> normal;
-  Matrix m(rows, cols);
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) m(i, j) = normal(rng);
-  return m;
-}
+Matrix random_matrix(int rows, int cols, std::mt19937& rng) { return rnnsearch::testing::normal_matrix(rows, cols, rng); }
 
 bool same_bits(const float* x, const float* y, Eigen::Index count) {
   return std::memcmp(x, y, static_cast<std::size_t>(count) * sizeof(float)) == 0;

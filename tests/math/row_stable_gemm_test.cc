@@ -7,19 +7,14 @@
 #include <random>
 
 #include "math/gemm.h"
+#include "support/random_matrix.h"
 #include "math/row_stable_gemm.h"
 
 using namespace rnnsearch::math;
 
 namespace {
 
-Matrix random_matrix(int rows, int cols, std::mt19937& rng) {
-  std::normal_distribution<float> normal;
-  Matrix m(rows, cols);
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) m(i, j) = normal(rng);
-  return m;
-}
+Matrix random_matrix(int rows, int cols, std::mt19937& rng) { return rnnsearch::testing::normal_matrix(rows, cols, rng); }
 
 // row_stable_gemm over whole matrices: c = alpha * a * op(b) + beta * c.
 void multiply(const Matrix& a, const Matrix& b, Transpose tb, Matrix& c, float alpha, float beta) {
