@@ -3,14 +3,11 @@
 #ifdef RNNSEARCH_GEMM_ONEDNN
 #include <oneapi/dnnl/dnnl.h>
 #endif
-#if defined(__AVX512BF16__) && defined(__AVX512BW__)
-#include <immintrin.h>
-#endif
 
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "math/bf16.h"
 #include "math/shape_check.h"
 #include "util/error.h"
 
@@ -27,51 +24,17 @@ namespace rnnsearch::math {
 
 namespace {
 
-std::uint16_t round_one(float value) {
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  if ((bits & 0x7F800000u) == 0) return static_cast<std::uint16_t>((bits >> 16) & 0x8000u);  // zero, subnormal
-  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((bits >> 16) | 0x40u);  // quiet NaN
-  bits += 0x7FFFu + ((bits >> 16) & 1u);
-  return static_cast<std::uint16_t>(bits >> 16);
-}
-
-void round_row(const float* in, int cols, std::uint16_t* out) {
-  int j = 0;
-#if defined(__AVX512BF16__) && defined(__AVX512BW__)
-  for (; j + 16 <= cols; j += 16) {
-    const __m256bh rounded = _mm512_cvtneps_pbh(_mm512_loadu_ps(in + j));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), reinterpret_cast<const __m256i&>(rounded));
-  }
-#endif
-  for (; j < cols; ++j) out[j] = round_one(in[j]);
-}
-
 // Per thread, grown and kept: no allocation per product.
 thread_local std::vector<std::uint16_t> a_buffer, b_buffer;
 
 std::uint16_t* rounded(const float* in, int rows, int cols, int stride, std::vector<std::uint16_t>& buffer) {
   const std::size_t size = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
   if (buffer.size() < size) buffer.resize(size);
-  round_to_bf16(in, rows, cols, stride, buffer.data());
+  round_to_bf16(in, rows, cols, stride, buffer.data(), cols);
   return buffer.data();
 }
 
 }  // namespace
-
-void round_to_bf16(const float* in, int rows, int cols, int stride, std::uint16_t* out) {
-  for (int r = 0; r < rows; ++r) {
-    round_row(in + static_cast<std::size_t>(r) * static_cast<std::size_t>(stride), cols,
-              out + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols));
-  }
-}
-
-float bf16_to_float(std::uint16_t value) {
-  const std::uint32_t bits = static_cast<std::uint32_t>(value) << 16;
-  float out = 0.0f;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
-}
 
 bool bf16_gemm(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                int ldb, float beta, float* c, int ldc) {

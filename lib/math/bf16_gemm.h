@@ -1,7 +1,6 @@
 #pragma once
 // Training's bf16 products (math/product_precision.h): math::gemm calls this in a bf16
-// scope. Both inputs are rounded to bf16 (to nearest, ties to even, subnormals to zero,
-// as the CPU's VCVTNEPS2BF16 does) into per-thread buffers, and oneDNN's
+// scope. Both inputs are rounded to bf16 (math/bf16.h) into per-thread buffers, and oneDNN's
 // gemm_bf16bf16f32 multiplies them, summing in fp32, into the fp32 output. The rounding
 // reads and writes every input once, so it pays only where each input element takes
 // part in enough multiply-adds: products with 2 m n / (m + n) >= kBf16MinimumReuse. That
@@ -23,10 +22,5 @@ inline constexpr int kBf16MinimumReuse = 32;
 // threshold. Throws util::Error when oneDNN fails.
 bool bf16_gemm(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                int ldb, float beta, float* c, int ldc);
-
-// Rounds a rows x cols matrix (row r at in + r * stride) to bf16, packed: out[r * cols + j].
-void round_to_bf16(const float* in, int rows, int cols, int stride, std::uint16_t* out);
-// The float a bf16 value stands for.
-float bf16_to_float(std::uint16_t value);
 
 }  // namespace rnnsearch::math

@@ -2,6 +2,7 @@
 // (two panels) by up to 12 rows, each element one chain over k in order.
 #include <cstring>
 
+#include "math/bf16.h"
 #include "math/packed_matrix.h"
 #include "math/quantized_kernels.h"
 #include "util/error.h"
@@ -77,20 +78,16 @@ constexpr Bf16Rows kBf16Rows[kMaxTileRows + 1] = {
 
 }  // namespace
 
-bool bf16_kernel_available() {
-  __builtin_cpu_init();
-  static const bool available = __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512f");
-  return available;
-}
+bool bf16_kernel_available() { return cpu_has_avx512_bf16(); }
 
 void bf16_gemm(ConstMatrixView a, const PackedMatrix& b, MutableMatrixView c, float alpha, float beta) {
   if (!bf16_kernel_available()) throw util::Error("bf16 gemm: this CPU has no bf16 instructions (avx512_bf16)");
   const int k2 = b.depth2(), lda = 2 * k2;
   thread_local std::vector<std::uint16_t> rows;  // a in bfloat16: [M x 2 * K/2], K padded with zeros
-  rows.assign(static_cast<std::size_t>(a.rows) * lda, 0);
-  for (int i = 0; i < a.rows; ++i) {
-    const float* from = a.data + static_cast<long>(i) * a.stride;
-    for (int k = 0; k < a.cols; ++k) rows[static_cast<std::size_t>(i) * lda + k] = to_bf16(from[k]);
+  rows.resize(static_cast<std::size_t>(a.rows) * lda);
+  round_to_bf16(a.data, a.rows, a.cols, a.stride, rows.data(), lda);
+  if (a.cols < lda) {  // odd K: the pad column of every row is zero
+    for (int i = 0; i < a.rows; ++i) rows[static_cast<std::size_t>(i) * lda + a.cols] = 0;
   }
   for (int p = 0; p < b.panels(); p += 2) {
     const int j = p * kPanel, cols = std::min(kTileCols, b.cols() - j);

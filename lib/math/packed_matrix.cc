@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "math/bf16.h"
 #include "math/quantized_kernels.h"
 
 namespace rnnsearch::math {
@@ -20,13 +21,6 @@ struct WeightReader {
 
 }  // namespace
 
-std::uint16_t to_bf16(float x) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  if (std::isnan(x)) return static_cast<std::uint16_t>((bits >> 16) | 0x40);  // stays a (quiet) NaN
-  bits += 0x7FFF + ((bits >> 16) & 1);  // to nearest, ties to the even bfloat16
-  return static_cast<std::uint16_t>(bits >> 16);
-}
 
 std::unique_ptr<const PackedMatrix> pack_for_inference(ConstMatrixView w, Precision precision, Transpose transpose) {
   if (precision == Precision::kFp32) return nullptr;

@@ -76,7 +76,4 @@ std::unique_ptr<const PackedMatrix> pack_for_inference(ConstMatrixView w, Precis
 void gemm(ConstMatrixView a, const PackedMatrix& w, MutableMatrixView c, float alpha = 1.0f, float beta = 0.0f,
           const char* what = "gemm");
 
-// bfloat16 of x, rounded to nearest even (a NaN stays a NaN).
-std::uint16_t to_bf16(float x);
-
 }  // namespace rnnsearch::math

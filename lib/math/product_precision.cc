@@ -1,7 +1,6 @@
 #include "math/product_precision.h"
 
-#include <cpuid.h>
-
+#include "math/bf16.h"
 #include "util/error.h"
 
 namespace rnnsearch::math {
@@ -9,14 +8,6 @@ namespace rnnsearch::math {
 namespace {
 
 thread_local Precision current = Precision::kFp32;
-
-// CPUID leaf 7, sub-leaf 1, EAX bit 5: AVX512_BF16.
-bool cpu_has_avx512_bf16() {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid_max(0, nullptr) < 7) return false;
-  __cpuid_count(7, 1, eax, ebx, ecx, edx);
-  return (eax & (1u << 5)) != 0;
-}
 
 }  // namespace
 
@@ -28,8 +19,7 @@ Precision parse_training_precision(const std::string& name) {
 
 bool bf16_products_available() {
 #ifdef RNNSEARCH_GEMM_ONEDNN
-  static const bool available = cpu_has_avx512_bf16();
-  return available;
+  return cpu_has_avx512_bf16();
 #else
   return false;
 #endif

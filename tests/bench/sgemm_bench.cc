@@ -16,30 +16,18 @@
 
 #include "math/gemm.h"
 #include "math/gemm_kernels.h"
-#include "support/gzip_text.h"
+#include "support/random_matrix.h"
+#include "support/sgemm_rate.h"
 
 using namespace rnnsearch::math;
 
 namespace {
 
-// Median GFLOP/s of `runs` timed batches of products of the given shape.
+// Median GFLOP/s of `runs` timed batches of products of the given shape, each about 0.1 s at 100 GFLOP/s.
 double gflops(int m, int n, int k, int runs) {
   std::mt19937 rng(1);
-  std::uniform_real_distribution<float> u(-1, 1);
-  Matrix a(m, k), b(k, n), c(m, n);
-  for (int i = 0; i < a.size(); ++i) a.data()[i] = u(rng);
-  for (int i = 0; i < b.size(); ++i) b.data()[i] = u(rng);
-  const double flop = 2.0 * m * n * k;
-  const int reps = std::max(1, static_cast<int>(1e10 / flop));  // about 0.1 s a run at 100 GFLOP/s
-  gemm(a, Transpose::kNo, b, Transpose::kNo, c);                      // warm up
-  std::vector<double> rates;
-  for (int r = 0; r < runs; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < reps; ++i) gemm(a, Transpose::kNo, b, Transpose::kNo, c);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rates.push_back(flop * reps / s / 1e9);
-  }
-  return rnnsearch::testing::median(rates);
+  Matrix a = rnnsearch::testing::uniform_matrix(m, k, rng), b = rnnsearch::testing::uniform_matrix(k, n, rng), c(m, n);
+  return rnnsearch::testing::product_rate(m, n, k, runs, [&] { gemm(a, Transpose::kNo, b, Transpose::kNo, c); });
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "math/bf16.h"
 #include "math/bf16_gemm.h"
 #include "math/gemm.h"
 #include "support/random_matrix.h"
@@ -22,7 +23,7 @@ Matrix random_matrix(int rows, int cols, std::mt19937& rng) { return rnnsearch::
 
 float through_bf16(float value) {
   std::uint16_t rounded = 0;
-  round_to_bf16(&value, 1, 1, 1, &rounded);
+  round_to_bf16(&value, 1, 1, 1, &rounded, 1);
   return bf16_to_float(rounded);
 }
 
@@ -45,7 +46,7 @@ BOOST_AUTO_TEST_CASE(rounding_keeps_eight_bits_to_nearest_even) {
   std::mt19937 rng(3);
   const Matrix m = random_matrix(3, 37, rng);
   std::vector<std::uint16_t> out(3 * 37);
-  round_to_bf16(m.data(), 3, 37, 37, out.data());
+  round_to_bf16(m.data(), 3, 37, 37, out.data(), 37);
   for (int i = 0; i < 3 * 37; ++i) {
     BOOST_TEST(std::abs(bf16_to_float(out[i]) - m.data()[i]) <= std::abs(m.data()[i]) * std::ldexp(1.0f, -8));
     BOOST_TEST(bf16_to_float(out[i]) == through_bf16(m.data()[i]));

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "support/random_matrix.h"
+#include "math/bf16.h"
 #include "math/packed_matrix.h"
 #include "math/precision.h"
 #include "math/quantized_kernels.h"

@@ -51,3 +51,21 @@ double concurrent_sgemm_rate(int threads, int m, int n, int k, int runs) {
 }
 
 }  // namespace rnnsearch::testing
+
+namespace rnnsearch::testing {
+
+double product_rate(int m, int n, int k, int runs, const std::function<void()>& product, double seconds_at_100) {
+  const double flop = 2.0 * m * n * k;
+  const int reps = std::max(1, static_cast<int>(seconds_at_100 * 1e11 / flop));
+  product();  // warm up
+  std::vector<double> rates;
+  for (int r = 0; r < runs; ++r) {
+    const auto start = Clock::now();
+    for (int i = 0; i < reps; ++i) product();
+    const double s = std::chrono::duration<double>(Clock::now() - start).count();
+    rates.push_back(flop * reps / s / 1e9);
+  }
+  return median(rates);
+}
+
+}  // namespace rnnsearch::testing

@@ -1,0 +1,20 @@
+#pragma once
+// bfloat16, the one conversion both bf16 paths use (training's products, math/bf16_gemm.h;
+// inference's packed weights and kernel, math/packed_matrix.h): fp32 rounded to nearest,
+// ties to the even bfloat16, subnormals to a signed zero and a NaN to a quiet NaN, as the
+// CPU's VCVTNEPS2BF16 does, so the vector and scalar paths give the same bits.
+#include <cstdint>
+
+namespace rnnsearch::math {
+
+std::uint16_t to_bf16(float x);
+// The float a bfloat16 value stands for.
+float bf16_to_float(std::uint16_t value);
+// Rounds a rows x cols matrix (row r at in + r * in_stride) to bfloat16, row r written at
+// out + r * out_stride (vectorized where the build has AVX512_BF16).
+void round_to_bf16(const float* in, int rows, int cols, int in_stride, std::uint16_t* out, int out_stride);
+
+// The CPU has AVX512_BF16 (CPUs with AMX-BF16 have it too); checked once.
+bool cpu_has_avx512_bf16();
+
+}  // namespace rnnsearch::math
