@@ -96,6 +96,15 @@ void gemm(ConstMatrixView a, const PackedMatrix& w, MutableMatrixView c, float a
   }
 }
 
+void gemm(ConstMatrixView a, const PackedMatrix* packed, ConstMatrixView w, Transpose tw, MutableMatrixView c,
+          float alpha, float beta, const char* what) {
+  if (packed) {
+    gemm(a, *packed, c, alpha, beta, what);
+  } else {
+    gemm(a, Transpose::kNo, w, tw, c, alpha, beta, what);
+  }
+}
+
 RowStableProducts::RowStableProducts() : previous_(row_stable) { row_stable = true; }
 
 RowStableProducts::~RowStableProducts() { row_stable = previous_; }

@@ -76,4 +76,9 @@ std::unique_ptr<const PackedMatrix> pack_for_inference(ConstMatrixView w, Precis
 void gemm(ConstMatrixView a, const PackedMatrix& w, MutableMatrixView c, float alpha = 1.0f, float beta = 0.0f,
           const char* what = "gemm");
 
+// A layer's weight product: c = alpha * a * op(w) + beta * c by w's packed copy when the
+// layer keeps one (pack_for_inference: int8, bf16), else by w itself through math::gemm.
+void gemm(ConstMatrixView a, const PackedMatrix* packed, ConstMatrixView w, Transpose tw, MutableMatrixView c,
+          float alpha, float beta, const char* what);
+
 }  // namespace rnnsearch::math

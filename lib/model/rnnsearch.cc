@@ -143,12 +143,8 @@ void RnnSearch::set_inference_precision(math::Precision precision) {
 void RnnSearch::output_forward(const math::Matrix& t, math::Matrix& logits) const {
   const math::Matrix& weight = output_weight_ ? output_weight_->value : parameters_.get("decoder.embedding.E").value;
   logits.resize(t.rows(), config_.target_vocabulary);  // [N x V]
-  if (packed_output_) {
-    math::gemm(t, *packed_output_, logits, 1.0f, 0.0f, "decoder.output.W");
-  } else {
-    math::gemm(t, Transpose::kNo, weight, output_weight_ ? Transpose::kNo : Transpose::kYes, logits, 1.0f, 0.0f,
-               "decoder.output.W");
-  }
+  math::gemm(t, packed_output_.get(), weight, output_weight_ ? Transpose::kNo : Transpose::kYes, logits, 1.0f, 0.0f,
+             "decoder.output.W");
   logits.rowwise() += output_bias_.value.row(0);
 }
 
@@ -262,12 +258,8 @@ void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std
   step_to_readout(encoded, previous, state, next_state, weights);
   const math::Matrix& t = work_->step_readout;
   log_probs.resize(t.rows(), static_cast<Eigen::Index>(columns.ids.size()));  // [B x |U|]
-  if (columns.packed) {
-    math::gemm(t, *columns.packed, log_probs, 1.0f, 0.0f, "decoder.output.W (shortlist)");
-  } else {
-    math::gemm(t, Transpose::kNo, columns.weight, output_weight_ ? Transpose::kNo : Transpose::kYes, log_probs, 1.0f,
-               0.0f, "decoder.output.W (shortlist)");
-  }
+  math::gemm(t, columns.packed.get(), columns.weight, output_weight_ ? Transpose::kNo : Transpose::kYes, log_probs,
+             1.0f, 0.0f, "decoder.output.W (shortlist)");
   log_probs.rowwise() += columns.bias.row(0);
   log_softmax_allowed(log_probs, allowed, work_->step_allowed);
 }

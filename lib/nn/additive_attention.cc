@@ -53,12 +53,8 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
   cache.annotations = &annotations;
   cache.query = query;  // s: [B x m]
   cache.projected_query.resize(B, A);  // q: [B x A]
-  if (packed_query_weight_) {
-    math::gemm(query, *packed_query_weight_, cache.projected_query, 1.0f, 0.0f, query_weight_.name.c_str());
-  } else {
-    math::gemm(query, Transpose::kNo, query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f, 0.0f,
-               query_weight_.name.c_str());
-  }
+  math::gemm(query, packed_query_weight_.get(), query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f,
+             0.0f, query_weight_.name.c_str());
   cache.projected_query.rowwise() += bias_.value.row(0);
 
   // Vector products per position (e_bj = v . hidden row) run here, on the row just

@@ -42,18 +42,10 @@ void DeepOutput::forward(const math::Matrix& s, const math::Matrix& y_emb, const
 
   // pre: [N x 2l] = s U + y_emb V + c C + b
   cache.pre.resize(n, 2 * l);
-  if (packed_state_) {
-    math::gemm(s, *packed_state_, cache.pre, 1.0f, 0.0f, state_.name.c_str());
-    math::gemm(y_emb, *packed_embedding_, cache.pre, 1.0f, 1.0f, embedding_.name.c_str());
-    math::gemm(c, *packed_context_, cache.pre, 1.0f, 1.0f, context_.name.c_str());
-  } else {
-    math::gemm(s, math::Transpose::kNo, state_.value, math::Transpose::kNo, cache.pre, 1.0f, 0.0f,
-               state_.name.c_str());
-    math::gemm(y_emb, math::Transpose::kNo, embedding_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
-               embedding_.name.c_str());
-    math::gemm(c, math::Transpose::kNo, context_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
-               context_.name.c_str());
-  }
+  const auto no = math::Transpose::kNo;
+  math::gemm(s, packed_state_.get(), state_.value, no, cache.pre, 1.0f, 0.0f, state_.name.c_str());
+  math::gemm(y_emb, packed_embedding_.get(), embedding_.value, no, cache.pre, 1.0f, 1.0f, embedding_.name.c_str());
+  math::gemm(c, packed_context_.get(), context_.value, no, cache.pre, 1.0f, 1.0f, context_.name.c_str());
   cache.pre.rowwise() += bias_.value.row(0);
 
   // t: [N x l], maxout over adjacent pairs; a tie keeps the first column.

@@ -19,12 +19,8 @@ Gru::Gru(ParameterRegistry& parameters, const std::string& name, int input_dim, 
 void Gru::project_inputs(const math::Matrix& x, math::Matrix& projected) const {
   check_shape(x, x.rows(), input_dim(), input_weight_.name + " input x");
   projected.resize(x.rows(), 3 * hidden_dim());
-  if (packed_input_) {
-    math::gemm(x, *packed_input_, projected, 1.0f, 0.0f, input_weight_.name.c_str());
-  } else {
-    math::gemm(x, Transpose::kNo, input_weight_.value, Transpose::kNo, projected, 1.0f, 0.0f,
-               input_weight_.name.c_str());
-  }
+  math::gemm(x, packed_input_.get(), input_weight_.value, Transpose::kNo, projected, 1.0f, 0.0f,
+             input_weight_.name.c_str());
   projected.rowwise() += bias_.value.row(0);
 }
 
@@ -68,22 +64,14 @@ void Gru::step(const math::ConstMatrixRef& projected, const math::ConstMatrixRef
   cache.h_prev = h_prev;       // [B x H]
   cache.gates = projected;     // [B x 3H]
   // [z | r] pre-activations += h_prev U_zr
-  if (packed_zr_) {
-    math::gemm(cache.h_prev, *packed_zr_, cache.gates.leftCols(2 * H), 1.0f, 1.0f, recurrent_zr_.name.c_str());
-  } else {
-    math::gemm(cache.h_prev, Transpose::kNo, recurrent_zr_.value, Transpose::kNo, cache.gates.leftCols(2 * H), 1.0f,
-               1.0f, recurrent_zr_.name.c_str());
-  }
+  math::gemm(cache.h_prev, packed_zr_.get(), recurrent_zr_.value, Transpose::kNo, cache.gates.leftCols(2 * H), 1.0f,
+             1.0f, recurrent_zr_.name.c_str());
   auto zr = cache.gates.leftCols(2 * H).array();  // [B x 2H]
   zr = (1.0f + (-zr).exp()).inverse();
   cache.reset_state = cache.gates.middleCols(H, H).cwiseProduct(cache.h_prev);  // [B x H]
   // h~ pre-activation += (r . h_prev) U_h
-  if (packed_h_) {
-    math::gemm(cache.reset_state, *packed_h_, cache.gates.rightCols(H), 1.0f, 1.0f, recurrent_h_.name.c_str());
-  } else {
-    math::gemm(cache.reset_state, Transpose::kNo, recurrent_h_.value, Transpose::kNo, cache.gates.rightCols(H), 1.0f,
-               1.0f, recurrent_h_.name.c_str());
-  }
+  math::gemm(cache.reset_state, packed_h_.get(), recurrent_h_.value, Transpose::kNo, cache.gates.rightCols(H), 1.0f,
+             1.0f, recurrent_h_.name.c_str());
   auto candidate = cache.gates.rightCols(H).array();  // [B x H]
   candidate = candidate.tanh();
   // h = (1 - z) . h_prev + z . h~

@@ -7,14 +7,18 @@ namespace rnnsearch::search {
 
 namespace {
 
+void sort_unique(std::vector<std::int32_t>& ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+}
+
 // The ids of the pieces the vocabulary has, ascending, without repeats.
 std::vector<std::int32_t> ids_of(const std::vector<std::string>& pieces, const data::Vocabulary& vocabulary) {
   std::vector<std::int32_t> ids;
   for (const auto& piece : pieces) {
     if (const auto id = vocabulary.find(piece)) ids.push_back(*id);
   }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  sort_unique(ids);
   return ids;
 }
 
@@ -23,8 +27,7 @@ std::vector<std::int32_t> ids_of(const std::vector<std::string>& pieces, const d
 Shortlist::Shortlist(const data::ShortlistFile& file, const data::Vocabulary& target)
     : always_(ids_of(file.always, target)) {
   for (std::int32_t id = 0; id < data::Vocabulary::kSpecials; ++id) always_.push_back(id);
-  std::sort(always_.begin(), always_.end());
-  always_.erase(std::unique(always_.begin(), always_.end()), always_.end());
+  sort_unique(always_);
   for (const auto& [source, targets] : file.lists) lists_.emplace(source, ids_of(targets, target));
 }
 
@@ -34,16 +37,14 @@ std::vector<std::int32_t> Shortlist::allowed(const std::vector<std::string>& sou
     const auto list = lists_.find(piece);
     if (list != lists_.end()) ids.insert(ids.end(), list->second.begin(), list->second.end());
   }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  sort_unique(ids);
   return ids;
 }
 
 BatchShortlist batch_shortlist(const std::vector<const std::vector<std::int32_t>*>& allowed) {
   BatchShortlist batch;
   for (const auto* ids : allowed) batch.ids.insert(batch.ids.end(), ids->begin(), ids->end());
-  std::sort(batch.ids.begin(), batch.ids.end());
-  batch.ids.erase(std::unique(batch.ids.begin(), batch.ids.end()), batch.ids.end());
+  sort_unique(batch.ids);
   for (const auto* ids : allowed) {
     batch.allowed.emplace_back();
     for (const std::int32_t id : *ids) {
