@@ -57,7 +57,6 @@ struct Workspace {
   std::vector<int> row_sentence, next_sentence;        // per live row
   std::vector<double> row_log_prob, next_log_prob;     // per live row
   std::vector<std::int32_t> previous;                  // the decoder's input tokens
-  std::vector<int> parents;                            // per new live row: its old row
   std::vector<int> selected_sentences;                 // the sentences of rows_encoded's rows
   std::vector<std::int32_t> history_token;
   std::vector<int> history_parent;
@@ -207,7 +206,6 @@ Hypothesis finish(const Candidate& c, int step, bool ends, std::size_t source_le
 void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& options, Beams& beams, Workspace& w) {
   w.next_sentence.clear();
   w.next_log_prob.clear();
-  w.parents.clear();
   w.step_begin.push_back(w.history_token.size());
   const int rows = static_cast<int>(w.row_sentence.size());
   for (int begin = 0, end = 0; begin < rows; begin = end) {  // a sentence's rows are adjacent
@@ -224,7 +222,6 @@ void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& o
       }
       w.next_sentence.push_back(b);
       w.next_log_prob.push_back(c.log_probability);
-      w.parents.push_back(c.row);
       w.history_token.push_back(c.word);
       w.history_parent.push_back(c.row);
     }
@@ -238,11 +235,12 @@ void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& o
 void follow_parents(Workspace& w) {
   const bool same_sentences = w.row_sentence == w.selected_sentences;
   if (!same_sentences) w.selected_sentences.assign(w.row_sentence.begin(), w.row_sentence.end());
-  const auto rows = static_cast<Eigen::Index>(w.parents.size());
+  const int* parents = w.history_parent.data() + w.step_begin.back();  // the live rows' old rows
+  const auto rows = static_cast<Eigen::Index>(w.history_parent.size() - w.step_begin.back());
   for (Member& member : w.members) {
     member.selected_state.resize(rows, member.next_state.cols());
     for (Eigen::Index i = 0; i < rows; ++i) {
-      member.selected_state.row(i) = member.next_state.row(w.parents[static_cast<std::size_t>(i)]);
+      member.selected_state.row(i) = member.next_state.row(parents[i]);
     }
     member.state.swap(member.selected_state);
     if (!same_sentences) model::select_sentences(member.encoded, w.selected_sentences, member.rows_encoded);
