@@ -172,37 +172,20 @@ void RnnSearch::encode(const std::vector<std::int32_t>& source, const math::Matr
   initial_state_forward(out.annotations, source_mask, B, work_->mean, out.initial_state);
 }
 
-void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, EncoderOutput& out) {
-  const int B = in.sentences, S = in.source_length, R = static_cast<int>(rows.size());
-  out.sentences = R;
-  out.source_length = S;
-  out.annotations.resize(static_cast<Eigen::Index>(S) * R, in.annotations.cols());
-  out.keys.resize(static_cast<Eigen::Index>(S) * R, in.keys.cols());
-  out.source_mask.resize(S, R);
-  out.initial_state.resize(R, in.initial_state.cols());
-  for (int r = 0; r < R; ++r) {
-    const int b = rows[static_cast<std::size_t>(r)];
-    if (b < 0 || b >= B) throw util::Error("select_sentences: sentence " + std::to_string(b) + " of " + std::to_string(B));
-    for (int j = 0; j < S; ++j) {
-      out.annotations.row(static_cast<Eigen::Index>(j) * R + r) = in.annotations.row(static_cast<Eigen::Index>(j) * B + b);
-      out.keys.row(static_cast<Eigen::Index>(j) * R + r) = in.keys.row(static_cast<Eigen::Index>(j) * B + b);
-    }
-    out.source_mask.col(r) = in.source_mask.col(b);
-    out.initial_state.row(r) = in.initial_state.row(b);
-  }
-}
-
-void RnnSearch::step_to_readout(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
-                                const math::Matrix& state, math::Matrix& next_state, math::Matrix& weights) {
+void RnnSearch::step_to_readout(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
+                                const std::vector<std::int32_t>& previous, const math::Matrix& state,
+                                math::Matrix& next_state, math::Matrix& weights) {
   Workspace& w = *work_;
-  const int B = encoded.sentences, e = config_.embedding, D = 2 * config_.encoder_hidden;
+  const int B = row_sentence ? static_cast<int>(row_sentence->size()) : encoded.sentences;
+  const int e = config_.embedding, D = 2 * config_.encoder_hidden;
   if (static_cast<int>(previous.size()) != B) {
     throw util::Error("decoder_step: " + std::to_string(previous.size()) + " previous tokens for " +
-                      std::to_string(B) + " sentences");
+                      std::to_string(B) + " rows");
   }
   math::check_shape(state, B, config_.decoder_hidden, "decoder_step state");
   target_embedding_.forward(previous, w.step_embedded);  // [B x e]
-  attention_->step(state, encoded.annotations, encoded.keys, encoded.source_mask, w.step_attention, w.context, weights);
+  attention_->step(state, encoded.annotations, encoded.keys, encoded.source_mask, w.step_attention, w.context, weights,
+                   row_sentence);
   deep_output_.forward(state, w.step_embedded, w.context, w.step_deep, w.step_readout);
   w.step_input.resize(B, e + D);  // [E_y y_{i-1}; c_i]
   w.step_input.leftCols(e) = w.step_embedded;
@@ -212,11 +195,11 @@ void RnnSearch::step_to_readout(const EncoderOutput& encoded, const std::vector<
   decoder_.step(w.step_projected, state, next_state, w.step_gru);
 }
 
-void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
-                             const math::Matrix& state, math::Matrix& log_probs, math::Matrix& next_state,
-                             math::Matrix& weights) {
+void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
+                             const std::vector<std::int32_t>& previous, const math::Matrix& state,
+                             math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights) {
   const math::RowStableProducts row_stable;  // a hypothesis's scores do not depend on its batch
-  step_to_readout(encoded, previous, state, next_state, weights);
+  step_to_readout(encoded, row_sentence, previous, state, next_state, weights);
   output_forward(work_->step_readout, log_probs);
   log_softmax_rows(log_probs);
 }
@@ -246,16 +229,18 @@ void RnnSearch::gather_output_columns(OutputColumns& columns) const {
   columns.packed = math::pack_for_inference(columns.weight, precision_, output_weight_ ? Transpose::kNo : Transpose::kYes);
 }
 
-void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
-                             const math::Matrix& state, const OutputColumns& columns,
+void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
+                             const std::vector<std::int32_t>& previous, const math::Matrix& state,
+                             const OutputColumns& columns,
                              const std::vector<const std::vector<int>*>& allowed, math::Matrix& log_probs,
                              math::Matrix& next_state, math::Matrix& weights) {
   const math::RowStableProducts row_stable;  // a hypothesis's scores do not depend on its batch
-  if (static_cast<int>(allowed.size()) != encoded.sentences) {
+  const std::size_t rows = row_sentence ? row_sentence->size() : static_cast<std::size_t>(encoded.sentences);
+  if (allowed.size() != rows) {
     throw util::Error("decoder_step: " + std::to_string(allowed.size()) + " allowed sets for " +
-                      std::to_string(encoded.sentences) + " rows");
+                      std::to_string(rows) + " rows");
   }
-  step_to_readout(encoded, previous, state, next_state, weights);
+  step_to_readout(encoded, row_sentence, previous, state, next_state, weights);
   const math::Matrix& t = work_->step_readout;
   log_probs.resize(t.rows(), static_cast<Eigen::Index>(columns.ids.size()));  // [B x |U|]
   math::gemm(t, columns.packed.get(), columns.weight, output_weight_ ? Transpose::kNo : Transpose::kYes, log_probs,

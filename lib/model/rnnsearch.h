@@ -92,10 +92,6 @@ struct OutputColumns {
   std::unique_ptr<const math::PackedMatrix> packed;  // weight packed in the inference precision (null: fp32)
 };
 
-// out := the sentences `rows` of `in` (a sentence may appear several times, as the
-// hypotheses of a beam do), in that order.
-void select_sentences(const EncoderOutput& in, const std::vector<int>& rows, EncoderOutput& out);
-
 class RnnSearch {
  public:
   explicit RnnSearch(const ModelOptions& config);
@@ -139,11 +135,15 @@ class RnnSearch {
   // Inference interface (the decoder and aligner build on it).
   // source: S*B ids (t*B + b, </s>-terminated, padded), source_mask: [S x B].
   void encode(const std::vector<std::int32_t>& source, const math::Matrix& source_mask, EncoderOutput& out);
-  // One decoder step for the B rows of `encoded`: reads y_{i-1} (previous: B ids) and
-  // s_{i-1} (state: [B x m]); writes log p(y_i | ...) into log_probs [B x V], s_i into
-  // next_state [B x m] and the attention weights alpha_i into weights [B x S] (all resized).
-  void decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous, const math::Matrix& state,
-                    math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
+  // One decoder step for B rows: row r continues sentence row_sentence[r] of `encoded`
+  // (null: row r is sentence r, B = encoded.sentences; the hypotheses of a beam share
+  // their sentence's encoding this way, nothing copied, and each row's numbers are the
+  // same whatever the other rows). Reads y_{i-1} (previous: B ids) and s_{i-1} (state:
+  // [B x m]); writes log p(y_i | ...) into log_probs [B x V], s_i into next_state [B x m]
+  // and the attention weights alpha_i into weights [B x S] (all resized).
+  void decoder_step(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
+                    const std::vector<std::int32_t>& previous, const math::Matrix& state, math::Matrix& log_probs,
+                    math::Matrix& next_state, math::Matrix& weights);
   // columns.weight and bias for columns.ids (ascending ids of the target vocabulary).
   void gather_output_columns(OutputColumns& columns) const;
   // decoder_step with the output layer restricted to `columns`: log_probs is [B x |U|],
@@ -153,8 +153,8 @@ class RnnSearch {
   // hidden units, whatever the other columns), and the normalizer reads the allowed values
   // alone, in id order: a row's scores do not depend on U, so not on the batch; with every
   // column allowed they are the full step's bits.
-  void decoder_step(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous, const math::Matrix& state,
-                    const OutputColumns& columns, const std::vector<const std::vector<int>*>& allowed,
+  void decoder_step(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
+                    const std::vector<std::int32_t>& previous, const math::Matrix& state, const OutputColumns& columns, const std::vector<const std::vector<int>*>& allowed,
                     math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
 
   // The arithmetic of the decoder's weight products from now on (math/precision.h): int8
@@ -172,7 +172,8 @@ class RnnSearch {
   struct Workspace;
   void output_forward(const math::Matrix& t, math::Matrix& logits) const;
   // The decoder step up to the readout t_i (work_->step_readout), with s_i and alpha_i.
-  void step_to_readout(const EncoderOutput& encoded, const std::vector<std::int32_t>& previous,
+  void step_to_readout(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
+                       const std::vector<std::int32_t>& previous,
                        const math::Matrix& state, math::Matrix& next_state, math::Matrix& weights);
   void output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t);
   void initial_state_forward(const math::Matrix& annotations, const math::Matrix& source_mask, int B,

@@ -43,55 +43,52 @@ void AdditiveAttention::set_inference_precision(math::Precision precision) {
 
 void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
                              const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
-                             math::Matrix& weights) const {
+                             math::Matrix& weights, const std::vector<int>* row_sentence) const {
   const Eigen::Index S = source_mask.rows(), B = source_mask.cols();  // source_mask: [S x B]
+  const Eigen::Index R = row_sentence ? static_cast<Eigen::Index>(row_sentence->size()) : B;
   const Eigen::Index D = annotation_dim(), A = attention_dim();
-  check_shape(query, B, query_dim(), query_weight_.name + " query");
+  check_shape(query, R, query_dim(), query_weight_.name + " query");
   check_shape(annotations, S * B, D, keys_weight_.name + " annotations");
   check_shape(keys, S * B, A, keys_weight_.name + " keys");
+  const math::Matrix& mask = map_rows(source_mask, row_sentence, cache);  // [S x R]
 
   cache.annotations = &annotations;
-  cache.query = query;  // s: [B x m]
-  cache.projected_query.resize(B, A);  // q: [B x A]
+  cache.query = query;  // s: [R x m]
+  cache.projected_query.resize(R, A);  // q: [R x A]
   math::gemm(query, packed_query_weight_.get(), query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f,
              0.0f, query_weight_.name.c_str());
   cache.projected_query.rowwise() += bias_.value.row(0);
 
-  // Vector products per position (e_bj = v . hidden row) run here, on the row just
-  // computed, rather than as one-column products through math::gemm.
-  cache.span.assign(static_cast<std::size_t>(B), 0);
-  cache.hidden.resize(S * B, A);  // tanh(q_b + K_{j,b}): [(S*B) x A]
-  cache.scores_bs.resize(B, S);   // e: [B x S]
+  // Vector products per position (e_rj = v . hidden row) run here, on the row just
+  // computed, rather than as one-column products through math::gemm. Training keeps every
+  // row of tanh(q_r + K_{j,b}) for step_backward; a mapped (inference) step only the
+  // current one, and its rows of one sentence read that sentence's key row in turn.
+  if (!row_sentence) cache.hidden.resize(S * B, A);  // [(S*B) x A]
+  cache.hidden_row.resize(1, A);
+  cache.scores_bs.resize(R, S);  // e: [R x S]
   const auto v = score_weight_.value.col(0).transpose();  // [1 x A]
   for (Eigen::Index j = 0; j < S; ++j) {
-    for (Eigen::Index b = 0; b < B; ++b) {
-      const Eigen::Index r = j * B + b;
-      if (source_mask(j, b) != 0.0f) {
-        cache.hidden.row(r) = (cache.projected_query.row(b) + keys.row(r)).array().tanh();
-        cache.scores_bs(b, j) = cache.hidden.row(r).dot(v);
-        cache.span[static_cast<std::size_t>(b)] = static_cast<int>(j + 1);
+    for (Eigen::Index r = 0; r < R; ++r) {
+      auto hidden = row_sentence ? cache.hidden_row.row(0) : cache.hidden.row(j * B + r);
+      if (mask(j, r) != 0.0f) {
+        hidden = (cache.projected_query.row(r) + keys.row(j * B + sentence_of(cache, r))).array().tanh();
+        cache.scores_bs(r, j) = hidden.dot(v);
       } else {
-        cache.hidden.row(r).setZero();
-        cache.scores_bs(b, j) = 0.0f;
+        if (!row_sentence) hidden.setZero();
+        cache.scores_bs(r, j) = 0.0f;
       }
     }
   }
-  math::masked_softmax(cache.scores_bs, source_mask, math::MaskLayout::kTransposed, cache.weights);
-  weights = cache.weights;  // alpha: [B x S]
-
-  // c_b = alpha_b H_b, H_b: [span x 2n] with rows B*2n apart; padding past the span is skipped.
-  context.setZero(B, D);  // c: [B x 2n]
-  for (Eigen::Index b = 0; b < B; ++b) {
-    const int span = cache.span[static_cast<std::size_t>(b)];
-    for (Eigen::Index j = 0; j < span; ++j) context.row(b) += cache.weights(b, j) * annotations.row(j * B + b);
-  }
+  math::masked_softmax(cache.scores_bs, mask, math::MaskLayout::kTransposed, cache.weights);
+  weights = cache.weights;  // alpha: [R x S]
+  weighted_context(cache, annotations, B, context);
 }
 
 void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,
                                       const math::Matrix* d_weights, math::Matrix& d_query,
                                       math::Matrix& d_annotations, math::Matrix& d_keys,
                                       WeightGradients weights) const {
-  if (!cache.annotations) throw util::Error(keys_weight_.name + ": step_backward before step");
+  check_backward_cache(cache, keys_weight_.name);
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), A = attention_dim();
   check_shape(d_context, B, D, keys_weight_.name + " gradient d_context");

@@ -42,8 +42,8 @@ class AdditiveAttention : public Attention {
   // precompute_keys, source_mask: [S x B]. context: [B x 2n] and weights: [B x S] are
   // resized. Throws util::Error naming the parameter and both shapes when a shape is wrong.
   void step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
-            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
-            math::Matrix& weights) const override;
+            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context, math::Matrix& weights,
+            const std::vector<int>* row_sentence = nullptr) const override;
   // Adds parameter gradients (except U_a's, see keys_backward) and input gradients:
   // d_query: [B x m], d_annotations: [(S*B) x 2n], d_keys: [(S*B) x A], all already shaped.
   // d_context: [B x 2n]; d_weights: [B x S] or null when nothing depends on the weights.

@@ -51,4 +51,46 @@ void Attention::context_backward(const StepCache& cache, const math::Matrix& d_c
   math::masked_softmax_backward(cache.weights, cache.d_weights, cache.scores_bs);
 }
 
+const math::Matrix& Attention::map_rows(const math::Matrix& source_mask, const std::vector<int>* row_sentence,
+                                       StepCache& cache) {
+  const Eigen::Index S = source_mask.rows(), B = source_mask.cols();  // source_mask: [S x B]
+  cache.row_sentence = row_sentence;
+  const Eigen::Index R = row_sentence ? static_cast<Eigen::Index>(row_sentence->size()) : B;
+  if (row_sentence) {
+    cache.row_mask.resize(S, R);
+    for (Eigen::Index r = 0; r < R; ++r) {
+      const int b = (*row_sentence)[static_cast<std::size_t>(r)];
+      if (b < 0 || b >= B) {
+        throw util::Error("attention step: row " + std::to_string(r) + " reads sentence " + std::to_string(b) +
+                          " of a batch of " + std::to_string(B));
+      }
+      cache.row_mask.col(r) = source_mask.col(b);
+    }
+  }
+  const math::Matrix& mask = row_sentence ? cache.row_mask : source_mask;  // [S x R]
+  cache.span.assign(static_cast<std::size_t>(R), 0);
+  for (Eigen::Index j = 0; j < S; ++j) {
+    for (Eigen::Index r = 0; r < R; ++r) {
+      if (mask(j, r) != 0.0f) cache.span[static_cast<std::size_t>(r)] = static_cast<int>(j + 1);
+    }
+  }
+  return mask;
+}
+
+void Attention::weighted_context(const StepCache& cache, const math::Matrix& annotations, Eigen::Index B,
+                                 math::Matrix& context) {
+  const Eigen::Index R = cache.weights.rows();
+  context.setZero(R, annotations.cols());  // c: [R x 2n]
+  for (Eigen::Index r = 0; r < R; ++r) {
+    const Eigen::Index b = sentence_of(cache, r);
+    const int span = cache.span[static_cast<std::size_t>(r)];
+    for (Eigen::Index j = 0; j < span; ++j) context.row(r) += cache.weights(r, j) * annotations.row(j * B + b);
+  }
+}
+
+void Attention::check_backward_cache(const StepCache& cache, const std::string& label) {
+  if (!cache.annotations) throw util::Error(label + ": step_backward before step");
+  if (cache.row_sentence) throw util::Error(label + ": step_backward after an inference step with a row map");
+}
+
 }  // namespace rnnsearch::nn

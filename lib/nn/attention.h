@@ -17,6 +17,11 @@
 // keys: [(S*B) x key_dim()], source mask: [S x B] (1 = real token, 0 = padding),
 // c: [B x 2n], alpha: [B x S]. A sentence whose mask is all zero gets zero weights and a
 // zero context.
+// Inference may give step a row map instead: R decoder rows, row r reading sentence
+// row_sentence[r] of the batch (the hypotheses of a beam share their sentence's
+// annotations and keys, never copied); query, c and alpha then have R rows. Such a step
+// keeps nothing for step_backward, and each row's numbers are those of the unmapped step
+// on a batch holding copies of its sentence.
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +48,7 @@ class Attention {
     const math::Matrix* keys = nullptr;         // [(S*B) x key_dim()]; must outlive the cache (general, dot)
     math::Matrix query;                          // s: [B x m] (additive)
     math::Matrix hidden;                         // additive: tanh(q_b + K_{j,b}): [(S*B) x A], 0 at padding
+    const std::vector<int>* row_sentence = nullptr;  // the step's row map; null: row b is sentence b
     math::Matrix weights;                        // alpha: [B x S] (zero with none)
     std::vector<int> span;                       // per sentence: last real position + 1
     // Scratch reused by step and step_backward.
@@ -52,6 +58,8 @@ class Attention {
     mutable math::Matrix d_weights;              // d_alpha: [B x S]
     mutable math::Matrix d_projected_query;      // d_q: [B x A] additive, [B x key_dim()] general and dot
     mutable math::Matrix d_pre;                  // additive: d_pre of one row: [1 x A]
+    math::Matrix row_mask;                       // a mapped step's mask per row: [S x R]
+    math::Matrix hidden_row;                     // a mapped additive step's tanh of one row: [1 x A]
   };
 
   virtual ~Attention() = default;
@@ -75,9 +83,11 @@ class Attention {
   // One decoder step. query: [B x m], annotations: [(S*B) x 2n], keys from precompute_keys,
   // source_mask: [S x B]. context: [B x 2n] and weights: [B x S] are resized. Throws
   // util::Error naming the parameter (or layer) and both shapes when a shape is wrong.
+  // With row_sentence (inference only, see above): query [R x m], context [R x 2n],
+  // weights [R x S], and step_backward refuses the cache.
   virtual void step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
                     const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
-                    math::Matrix& weights) const = 0;
+                    math::Matrix& weights, const std::vector<int>* row_sentence = nullptr) const = 0;
   // Adds parameter gradients (except the keys', see keys_backward) and input gradients:
   // d_query: [B x m], d_annotations: [(S*B) x 2n], d_keys: [(S*B) x key_dim()], all
   // already shaped. d_context: [B x 2n]; d_weights: [B x S] or null when nothing depends
@@ -106,6 +116,23 @@ class Attention {
   // into cache.scores_bs (exactly 0 at padding).
   static void context_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                                math::Matrix& d_annotations);
+
+  // The start of every form's step: the step's rows (R = B, or row_sentence's size), each
+  // row's span into cache.span (its sentence's last real position + 1) and
+  // cache.row_sentence; returns the mask in row order, [S x R]: source_mask itself
+  // without a map, else cache.row_mask. Throws util::Error for a sentence outside the batch.
+  static const math::Matrix& map_rows(const math::Matrix& source_mask, const std::vector<int>* row_sentence,
+                                      StepCache& cache);
+  // The sentence row r reads (after map_rows).
+  static Eigen::Index sentence_of(const StepCache& cache, Eigen::Index r) {
+    return cache.row_sentence ? (*cache.row_sentence)[static_cast<std::size_t>(r)] : r;
+  }
+  // c_r = sum_j alpha_rj h_{j,b(r)} over the row's span: context [R x 2n] (resized) from
+  // cache.weights and annotations of a batch of B sentences.
+  static void weighted_context(const StepCache& cache, const math::Matrix& annotations, Eigen::Index B,
+                               math::Matrix& context);
+  // Throws util::Error "<label>: step_backward after ..." unless step ran without a row map.
+  static void check_backward_cache(const StepCache& cache, const std::string& label);
 
  private:
   int annotation_dim_;  // 2n

@@ -28,28 +28,25 @@ void FixedContext::keys_backward(const math::Matrix& annotations, const math::Ma
 
 void FixedContext::step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
                         const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
-                        math::Matrix& weights) const {
+                        math::Matrix& weights, const std::vector<int>* row_sentence) const {
   const Eigen::Index S = source_mask.rows(), B = source_mask.cols();  // source_mask: [S x B]
+  const Eigen::Index R = row_sentence ? static_cast<Eigen::Index>(row_sentence->size()) : B;
   const Eigen::Index D = annotation_dim(), n = D / 2;
-  check_shape(query, B, query_dim(), label_ + " query");
+  check_shape(query, R, query_dim(), label_ + " query");
   check_shape(annotations, S * B, D, label_ + " annotations");
   check_shape(keys, S * B, 0, label_ + " keys");
+  map_rows(source_mask, row_sentence, cache);
 
   cache.annotations = &annotations;
-  cache.span.assign(static_cast<std::size_t>(B), 0);
-  for (Eigen::Index j = 0; j < S; ++j) {
-    for (Eigen::Index b = 0; b < B; ++b) {
-      if (source_mask(j, b) != 0.0f) cache.span[static_cast<std::size_t>(b)] = static_cast<int>(j + 1);
-    }
-  }
-  cache.weights.setZero(B, S);
-  weights = cache.weights;  // alpha: [B x S], zeros
-  context.setZero(B, D);    // c: [B x 2n]
-  for (Eigen::Index b = 0; b < B; ++b) {
-    const int span = cache.span[static_cast<std::size_t>(b)];
+  cache.weights.setZero(R, S);
+  weights = cache.weights;  // alpha: [R x S], zeros
+  context.setZero(R, D);    // c: [R x 2n]
+  for (Eigen::Index r = 0; r < R; ++r) {
+    const int span = cache.span[static_cast<std::size_t>(r)];
     if (span == 0) continue;
-    context.row(b).head(n) = annotations.row((span - 1) * B + b).head(n);  // f_{L-1}
-    context.row(b).tail(n) = annotations.row(b).tail(n);                   // b_0
+    const Eigen::Index b = sentence_of(cache, r);
+    context.row(r).head(n) = annotations.row((span - 1) * B + b).head(n);  // f_{L-1}
+    context.row(r).tail(n) = annotations.row(b).tail(n);                   // b_0
   }
 }
 
@@ -57,7 +54,7 @@ void FixedContext::step_backward(const StepCache& cache, const math::Matrix& d_c
                                  const math::Matrix* /*d_weights*/, math::Matrix& d_query,
                                  math::Matrix& d_annotations, math::Matrix& d_keys,
                                  WeightGradients /*weights*/) const {
-  if (!cache.annotations) throw util::Error(label_ + ": step_backward before step");
+  check_backward_cache(cache, label_);
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), n = D / 2;
   check_shape(d_context, B, D, label_ + " gradient d_context");

@@ -34,8 +34,8 @@ class FixedContext final : public Attention {
                      math::Matrix& d_annotations) const override;
   // Fills cache annotations, span and weights (zeros). query is only shape-checked.
   void step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
-            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
-            math::Matrix& weights) const override;
+            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context, math::Matrix& weights,
+            const std::vector<int>* row_sentence = nullptr) const override;
   // d_weights is ignored (the weights are constant), d_query and d_keys get nothing.
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                      math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,

@@ -39,45 +39,39 @@ MultiplicativeAttention::MultiplicativeAttention(int annotation_dim, int query_d
 
 void MultiplicativeAttention::step(const math::Matrix& query, const math::Matrix& annotations,
                                    const math::Matrix& keys, const math::Matrix& source_mask, StepCache& cache,
-                                   math::Matrix& context, math::Matrix& weights) const {
+                                   math::Matrix& context, math::Matrix& weights,
+                                   const std::vector<int>* row_sentence) const {
   const Eigen::Index S = source_mask.rows(), B = source_mask.cols();  // source_mask: [S x B]
+  const Eigen::Index R = row_sentence ? static_cast<Eigen::Index>(row_sentence->size()) : B;
   const Eigen::Index D = annotation_dim(), K = key_dim();
-  check_shape(query, B, query_dim(), label_ + " query");
+  check_shape(query, R, query_dim(), label_ + " query");
   check_shape(annotations, S * B, D, label_ + " annotations");
   check_shape(keys, S * B, K, label_ + " keys");
+  const math::Matrix& mask = map_rows(source_mask, row_sentence, cache);  // [S x R]
 
   cache.annotations = &annotations;
   cache.keys = &keys;
-  map_query(query, cache.projected_query);  // q: [B x k]
+  map_query(query, cache.projected_query);  // q: [R x k]
 
-  // e_bj = q_b . K_{j,b} at real positions; padded keys are never read.
-  cache.span.assign(static_cast<std::size_t>(B), 0);
-  cache.scores_bs.resize(B, S);  // e: [B x S]
+  // e_rj = q_r . K_{j,b} at real positions; padded keys are never read.
+  cache.scores_bs.resize(R, S);  // e: [R x S]
   for (Eigen::Index j = 0; j < S; ++j) {
-    for (Eigen::Index b = 0; b < B; ++b) {
-      if (source_mask(j, b) != 0.0f) {
-        cache.scores_bs(b, j) = cache.projected_query.row(b).dot(keys.row(j * B + b));
-        cache.span[static_cast<std::size_t>(b)] = static_cast<int>(j + 1);
-      } else {
-        cache.scores_bs(b, j) = 0.0f;
-      }
+    for (Eigen::Index r = 0; r < R; ++r) {
+      cache.scores_bs(r, j) =
+          mask(j, r) != 0.0f ? cache.projected_query.row(r).dot(keys.row(j * B + sentence_of(cache, r))) : 0.0f;
     }
   }
-  math::masked_softmax(cache.scores_bs, source_mask, math::MaskLayout::kTransposed, cache.weights);
-  weights = cache.weights;  // alpha: [B x S]
-
-  context.setZero(B, D);  // c: [B x 2n]
-  for (Eigen::Index b = 0; b < B; ++b) {
-    const int span = cache.span[static_cast<std::size_t>(b)];
-    for (Eigen::Index j = 0; j < span; ++j) context.row(b) += cache.weights(b, j) * annotations.row(j * B + b);
-  }
+  math::masked_softmax(cache.scores_bs, mask, math::MaskLayout::kTransposed, cache.weights);
+  weights = cache.weights;  // alpha: [R x S]
+  weighted_context(cache, annotations, B, context);
 }
 
 void MultiplicativeAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,
                                             const math::Matrix* d_weights, math::Matrix& d_query,
                                             math::Matrix& d_annotations, math::Matrix& d_keys,
                                             WeightGradients /*weights*/) const {
-  if (!cache.annotations || !cache.keys) throw util::Error(label_ + ": step_backward before step");
+  check_backward_cache(cache, label_);
+  if (!cache.keys) throw util::Error(label_ + ": step_backward before step");
   const math::Matrix& keys = *cache.keys;                // K: [(S*B) x k]
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), K = key_dim();

@@ -33,8 +33,8 @@ class MultiplicativeAttention : public Attention {
  public:
   // Fills cache annotations, keys, projected_query (q: [B x key_dim()]), weights, span.
   void step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
-            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context,
-            math::Matrix& weights) const override;
+            const math::Matrix& source_mask, StepCache& cache, math::Matrix& context, math::Matrix& weights,
+            const std::vector<int>* row_sentence = nullptr) const override;
   // Leaves cache.d_projected_query (d_q: [B x key_dim()]); `weights` is irrelevant: no
   // weight gradients at the step.
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,

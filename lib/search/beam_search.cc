@@ -39,7 +39,7 @@ bool better(const Candidate& a, const Candidate& b) {
 // One model of an ensemble during a batch: its encoding, its decoder state per row.
 struct Member {
   model::RnnSearch* model = nullptr;
-  model::EncoderOutput encoded, rows_encoded;
+  model::EncoderOutput encoded;  // the batch's sentences; the live rows read them through row_sentence
   math::Matrix state, next_state, log_probs, weights, selected_state;
   model::OutputColumns columns;  // with a shortlist: the output layer's columns of the batch's U
 };
@@ -54,10 +54,9 @@ struct Member {
 struct Workspace {
   std::vector<Member> members;
   math::Matrix mean_log_probs, mean_weights;  // an ensemble's averages
-  std::vector<int> row_sentence, next_sentence;        // per live row
+  std::vector<int> row_sentence, next_sentence;        // per live row: its sentence of the batch
   std::vector<double> row_log_prob, next_log_prob;     // per live row
   std::vector<std::int32_t> previous;                  // the decoder's input tokens
-  std::vector<int> selected_sentences;                 // the sentences of rows_encoded's rows
   std::vector<std::int32_t> history_token;
   std::vector<int> history_parent;
   std::vector<std::size_t> step_begin, weight_begin;
@@ -78,15 +77,12 @@ void encode_batch(const std::vector<model::RnnSearch*>& models,
                   const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                   const std::vector<std::size_t>& indices, Workspace& w) {
   w.members.resize(models.size());
-  w.selected_sentences.resize(indices.size());
-  for (std::size_t b = 0; b < indices.size(); ++b) w.selected_sentences[b] = static_cast<int>(b);
   for (std::size_t m = 0; m < models.size(); ++m) {
     const data::Batch batch = data::make_batch(sources[m], nullptr, indices);
     Member& member = w.members[m];
     member.model = models[m];
     models[m]->encode(batch.source, batch.source_mask, member.encoded);
     member.state = member.encoded.initial_state;
-    model::select_sentences(member.encoded, w.selected_sentences, member.rows_encoded);
   }
 }
 
@@ -99,11 +95,11 @@ void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matr
   }
   for (Member& member : w.members) {
     if (w.restriction) {
-      member.model->decoder_step(member.rows_encoded, w.previous, member.state, member.columns, w.row_allowed,
-                                 member.log_probs, member.next_state, member.weights);
+      member.model->decoder_step(member.encoded, &w.row_sentence, w.previous, member.state, member.columns,
+                                 w.row_allowed, member.log_probs, member.next_state, member.weights);
     } else {
-      member.model->decoder_step(member.rows_encoded, w.previous, member.state, member.log_probs, member.next_state,
-                                 member.weights);
+      member.model->decoder_step(member.encoded, &w.row_sentence, w.previous, member.state, member.log_probs,
+                                 member.next_state, member.weights);
     }
   }
   log_probs = &w.members[0].log_probs;
@@ -230,11 +226,8 @@ void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& o
   w.row_log_prob.swap(w.next_log_prob);
 }
 
-// Every member's decoder state follows the live rows to their parents, and its encoding
-// rows to their sentences when those changed (a hypothesis finished, or the first step).
+// Every member's decoder state follows the live rows to their parents.
 void follow_parents(Workspace& w) {
-  const bool same_sentences = w.row_sentence == w.selected_sentences;
-  if (!same_sentences) w.selected_sentences.assign(w.row_sentence.begin(), w.row_sentence.end());
   const int* parents = w.history_parent.data() + w.step_begin.back();  // the live rows' old rows
   const auto rows = static_cast<Eigen::Index>(w.history_parent.size() - w.step_begin.back());
   for (Member& member : w.members) {
@@ -243,7 +236,6 @@ void follow_parents(Workspace& w) {
       member.selected_state.row(i) = member.next_state.row(parents[i]);
     }
     member.state.swap(member.selected_state);
-    if (!same_sentences) model::select_sentences(member.encoded, w.selected_sentences, member.rows_encoded);
   }
   w.previous.assign(w.history_token.begin() + static_cast<std::ptrdiff_t>(w.step_begin.back()), w.history_token.end());
 }

@@ -32,7 +32,7 @@ std::vector<std::vector<std::int32_t>> greedy_translate(model::RnnSearch& model,
     state = encoded.initial_state;
     int unfinished = B;
     for (int step = 0; step < longest && unfinished > 0; ++step) {
-      model.decoder_step(encoded, previous, state, log_probs, next_state, weights);
+      model.decoder_step(encoded, nullptr, previous, state, log_probs, next_state, weights);
       for (int b = 0; b < B; ++b) {
         if (done[b]) continue;
         Eigen::Index best = 0;

@@ -34,9 +34,9 @@ math::Matrix first_steps(model::RnnSearch& net) {
   model::EncoderOutput encoded;
   net.encode(batch.source, batch.source_mask, encoded);
   math::Matrix state = encoded.initial_state, next, log_probs, weights, out;
-  net.decoder_step(encoded, {data::Vocabulary::kBos, data::Vocabulary::kBos}, state, log_probs, next, weights);
+  net.decoder_step(encoded, nullptr, {data::Vocabulary::kBos, data::Vocabulary::kBos}, state, log_probs, next, weights);
   out = log_probs;
-  net.decoder_step(encoded, {4, 5}, next, log_probs, state, weights);
+  net.decoder_step(encoded, nullptr, {4, 5}, next, log_probs, state, weights);
   out.conservativeResize(4, out.cols());
   out.bottomRows(2) = log_probs;
   return out;

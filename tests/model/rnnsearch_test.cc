@@ -120,7 +120,7 @@ void check_decoder_steps(nn::AttentionForm form) {
   const int B = batch.sentences;
   for (int t = 0; t < batch.target_length; ++t) {
     const std::vector<std::int32_t> previous(batch.target_input.begin() + t * B, batch.target_input.begin() + (t + 1) * B);
-    net.decoder_step(encoded, previous, state, log_probs, next, weights);
+    net.decoder_step(encoded, nullptr, previous, state, log_probs, next, weights);
     for (int b = 0; b < B; ++b) {
       if (batch.target_mask(t, b) == 0.0f) continue;
       stepwise -= log_probs(b, batch.target_output[static_cast<std::size_t>(t * B + b)]);

@@ -83,6 +83,24 @@ double model_cost(model::RnnSearch& net, const std::vector<std::int32_t>& source
   return net.loss(batch, {}, 0.0f).loss;
 }
 
+// `copies` copies of the one sentence of `in`, as a batch of its own: the reference search
+// gives every hypothesis its own copy of the encoding, where beam_search maps its rows to
+// one.
+model::EncoderOutput copies_of_sentence(const model::EncoderOutput& in, int copies) {
+  model::EncoderOutput out;
+  out.sentences = copies;
+  out.source_length = in.source_length;
+  out.annotations.resize(in.annotations.rows() * copies, in.annotations.cols());  // row j*copies + c: position j
+  out.keys.resize(in.keys.rows() * copies, in.keys.cols());
+  for (Eigen::Index r = 0; r < out.annotations.rows(); ++r) {
+    out.annotations.row(r) = in.annotations.row(r / copies);
+    out.keys.row(r) = in.keys.row(r / copies);
+  }
+  out.source_mask = in.source_mask.replicate(1, copies);
+  out.initial_state = in.initial_state.replicate(copies, 1);
+  return out;
+}
+
 // The search as beam_search.h states it, without its shortcuts: one sentence, every word
 // of every live row a candidate, all of them sorted by (log-probability, row, word), the
 // best `width` kept, histories copied; finished hypotheses stably sorted by score.
@@ -98,7 +116,7 @@ std::vector<search::Hypothesis> reference_search(model::RnnSearch& net, const st
     int row;
     std::int32_t word;
   };
-  model::EncoderOutput encoded, rows;
+  model::EncoderOutput encoded;
   const data::Batch batch = data::make_batch(std::vector<std::vector<std::int32_t>>{source}, nullptr, {0});
   net.encode(batch.source, batch.source_mask, encoded);
   const int limit = search::target_length_limit(options.max_length_ratio, source.size());
@@ -108,8 +126,8 @@ std::vector<search::Hypothesis> reference_search(model::RnnSearch& net, const st
   for (int step = 0; !live.empty(); ++step) {
     std::vector<std::int32_t> previous;
     for (const Live& h : live) previous.push_back(h.tokens.empty() ? data::Vocabulary::kBos : h.tokens.back());
-    model::select_sentences(encoded, std::vector<int>(live.size(), 0), rows);
-    net.decoder_step(rows, previous, state, log_probs, next_state, weights);
+    const model::EncoderOutput rows = copies_of_sentence(encoded, static_cast<int>(live.size()));
+    net.decoder_step(rows, nullptr, previous, state, log_probs, next_state, weights);
     std::vector<Extension> all;
     for (int r = 0; r < static_cast<int>(live.size()); ++r) {
       for (std::int32_t w = 0; w < static_cast<std::int32_t>(log_probs.cols()); ++w) {
