@@ -307,33 +307,65 @@ void search_batch(const std::vector<model::RnnSearch*>& models,
   }
 }
 
+// One model's vocabulary checks, the same for every search.
+void check_models(const std::vector<model::RnnSearch*>& models) {
+  if (models.empty()) throw util::Error("beam search: no model");
+  for (std::size_t m = 1; m < models.size(); ++m) {
+    if (models[m]->config().target_vocabulary != models[0]->config().target_vocabulary) {
+      throw util::Error("beam search: the models of an ensemble need the same target vocabulary");
+    }
+  }
+}
+
 }  // namespace
 
-std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
-                                                 const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
-                                                 const BeamOptions& options,
-                                                 const std::vector<std::vector<std::int32_t>>* allowed) {
-  if (models.empty() || sources.size() != models.size()) {
-    throw util::Error("beam search: " + std::to_string(models.size()) + " models for " + std::to_string(sources.size()) +
-                      " source sets");
+struct BeamSearcher::State {
+  Workspace workspace;
+};
+
+BeamSearcher::BeamSearcher(std::vector<model::RnnSearch*> models, const BeamOptions& options)
+    : models_(std::move(models)), options_(options), state_(std::make_unique<State>()) {
+  check_models(models_);
+}
+
+BeamSearcher::~BeamSearcher() = default;
+
+void BeamSearcher::search(const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
+                          const std::vector<std::size_t>& indices, const std::vector<std::vector<std::int32_t>>* allowed,
+                          std::vector<std::vector<Hypothesis>>& results) {
+  if (sources.size() != models_.size()) {
+    throw util::Error("beam search: " + std::to_string(models_.size()) + " models for " +
+                      std::to_string(sources.size()) + " source sets");
+  }
+  for (const auto& set : sources) {
+    if (set.size() != sources[0].size()) throw util::Error("beam search: the models of an ensemble need the same sentences");
   }
   if (allowed && allowed->size() != sources[0].size()) {
     throw util::Error("beam search: " + std::to_string(allowed->size()) + " allowed sets for " +
                       std::to_string(sources[0].size()) + " sentences");
   }
-  for (std::size_t m = 1; m < models.size(); ++m) {
-    if (models[m]->config().target_vocabulary != models[0]->config().target_vocabulary ||
-        sources[m].size() != sources[0].size()) {
-      throw util::Error("beam search: the models of an ensemble need the same target vocabulary and sentences");
-    }
+  if (results.size() != sources[0].size()) {
+    throw util::Error("beam search: " + std::to_string(results.size()) + " results for " +
+                      std::to_string(sources[0].size()) + " sentences");
+  }
+  search_batch(models_, sources, indices, options_, allowed, state_->workspace, results);
+}
+
+std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
+                                                 const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
+                                                 const BeamOptions& options,
+                                                 const std::vector<std::vector<std::int32_t>>* allowed) {
+  BeamSearcher searcher(models, options);
+  if (sources.size() != models.size()) {
+    throw util::Error("beam search: " + std::to_string(models.size()) + " models for " + std::to_string(sources.size()) +
+                      " source sets");
   }
   std::vector<std::vector<Hypothesis>> results(sources[0].size());
-  for (std::size_t i = 0; i < sources[0].size(); ++i) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
     if (sources[0][i].empty()) results[i].push_back(Hypothesis{});
   }
-  Workspace workspace;
   for (const auto& indices : data::batches_by_length(sources[0], options.batch_size)) {
-    search_batch(models, sources, indices, options, allowed, workspace, results);
+    searcher.search(sources, indices, allowed, results);
   }
   return results;
 }

@@ -10,6 +10,7 @@
 // With beam_size 1 this is exactly greedy decoding (search/greedy.h).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "model/rnnsearch.h"
@@ -41,6 +42,34 @@ struct Hypothesis {
   // over the source tokens and the source </s> (source length + 1 values) for target
   // token i, </s> included when complete. Empty otherwise.
   std::vector<std::vector<float>> attention;
+};
+
+// The search of one thread, batch after batch, keeping its buffers from batch to batch
+// (a thread pool gives each worker one). An ensemble: model m reads sources[m] (the same
+// sentences in its own source vocabulary); every step uses the mean of the models'
+// log-probabilities (and of their attention weights). Throws util::Error unless the
+// target vocabularies have the same size (the caller checks that they are the same words).
+class BeamSearcher {
+ public:
+  BeamSearcher(std::vector<model::RnnSearch*> models, const BeamOptions& options);
+  ~BeamSearcher();
+  BeamSearcher(const BeamSearcher&) = delete;
+  BeamSearcher& operator=(const BeamSearcher&) = delete;
+
+  // Decodes the non-empty sources indices (one batch; sorted by length is fastest) into
+  // results[i] for each i of indices (results has a place for every source; other
+  // threads may fill other places at the same time): the n_best hypotheses, best first. With `allowed`
+  // (one ascending id list per sentence, search/shortlist.h), sentence i produces only
+  // the words allowed[i]. A sentence's hypotheses do not depend on its batch.
+  void search(const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
+              const std::vector<std::size_t>& indices, const std::vector<std::vector<std::int32_t>>* allowed,
+              std::vector<std::vector<Hypothesis>>& results);
+
+ private:
+  struct State;  // the search's buffers (beam_search.cc)
+  std::vector<model::RnnSearch*> models_;
+  BeamOptions options_;
+  std::unique_ptr<State> state_;
 };
 
 // For every source (ids without </s>), its n_best hypotheses, best first, in input order.

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <numeric>
 
 #include "data/batch.h"
@@ -137,17 +139,56 @@ void check_ensemble(const std::vector<model::LoadedModel>& models) {
   }
 }
 
+BeamOptions beam_options(const TranslateOptions& config) {
+  BeamOptions beam = config.beam;
+  beam.n_best = std::max(1, config.n_best);
+  beam.attention = config.alignment != AlignmentOutput::kNone || config.replace_unknown;
+  return beam;
+}
+
+// Translates a window of sources into results (one place per source): its batches sorted
+// by length, the longest first, each thread taking the next batch free. A translation does
+// not depend on its batch or thread, so neither does the output.
+void search_window(const std::vector<Source>& sources, ThreadModels& thread_models,
+                   std::vector<std::unique_ptr<BeamSearcher>>& searchers, const TranslateOptions& config,
+                   const Shortlist* shortlist, std::vector<std::vector<Hypothesis>>& results) {
+  std::vector<std::vector<std::vector<std::int32_t>>> ids(sources.front().ids.size());  // per model, per sentence
+  for (std::size_t m = 0; m < ids.size(); ++m) {
+    for (const Source& source : sources) ids[m].push_back(source.ids[m]);
+  }
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (ids[0][i].empty()) results[i].assign(1, Hypothesis{});
+  }
+  auto batches = data::batches_by_length(ids[0], config.beam.batch_size);
+  std::reverse(batches.begin(), batches.end());
+  std::vector<std::vector<std::int32_t>> allowed(shortlist ? sources.size() : 0);  // with a shortlist: per sentence
+  const bool head = beam_options(config).attention && config.alignment_head;
+  std::atomic<std::size_t> next{0};
+  const std::size_t threads = std::min(searchers.size(), batches.size());
+  util::run_on_threads(static_cast<int>(threads), [&](int thread) {
+    math::set_gemm_threads(1);  // the threads here are the parallelism
+    model::RnnSearch& first = *thread_models.members[static_cast<std::size_t>(thread)][0];
+    for (std::size_t k = next++; k < batches.size(); k = next++) {
+      if (shortlist) {
+        for (const std::size_t i : batches[k]) allowed[i] = shortlist->allowed(sources[i].words);
+      }
+      searchers[static_cast<std::size_t>(thread)]->search(ids, batches[k], shortlist ? &allowed : nullptr, results);
+      if (!head || !first.has_alignment_head()) continue;
+      for (const std::size_t i : batches[k]) use_alignment_head(first, sources[i].ids[0], results[i]);
+    }
+  });
+}
+
 // translate_stream after the validation.
 std::size_t translate_valid(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                             const std::string& input, const std::string& output,
                             const std::function<void(const std::string&)>& warn, const Shortlist* shortlist) {
   check_ensemble(models);
   ThreadModels thread_models(models, config);
-  const auto& members = thread_models.members;
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
-  BeamOptions beam = config.beam;
-  beam.n_best = std::max(1, config.n_best);
-  beam.attention = config.alignment != AlignmentOutput::kNone || config.replace_unknown;
+  const BeamOptions beam = beam_options(config);
+  std::vector<std::unique_ptr<BeamSearcher>> searchers;  // thread k's, kept from window to window
+  for (const auto& members : thread_models.members) searchers.push_back(std::make_unique<BeamSearcher>(members, beam));
   for (const auto& m : models) {
     if (beam.attention && !m.model->has_attention()) {
       throw util::Error("--alignment and --replace-unk need attention weights; a model trained with --attention none has none");
@@ -169,26 +210,8 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
       sources.push_back(read_source(line, models, config.max_length, reader.name(), reader.line_number(), warn));
     }
     if (sources.empty()) break;
-    // Thread k translates every threads-th sentence of the window.
-    const std::size_t threads = std::min<std::size_t>(members.size(), sources.size());
     std::vector<std::vector<Hypothesis>> results(sources.size());
-    util::run_on_threads(static_cast<int>(threads), [&](int thread) {
-      math::set_gemm_threads(1);  // the threads here are the parallelism
-      const auto k = static_cast<std::size_t>(thread);
-      std::vector<std::vector<std::vector<std::int32_t>>> share(models.size());
-      std::vector<std::vector<std::int32_t>> allowed;  // with a shortlist: per sentence of the share
-      for (std::size_t i = k; i < sources.size(); i += threads) {
-        for (std::size_t m = 0; m < models.size(); ++m) share[m].push_back(sources[i].ids[m]);
-        if (shortlist) allowed.push_back(shortlist->allowed(sources[i].words));
-      }
-      auto out = beam_search(members[k], share, beam, shortlist ? &allowed : nullptr);
-      for (std::size_t i = k, n = 0; i < sources.size(); i += threads, ++n) {
-        results[i] = std::move(out[n]);
-        if (beam.attention && config.alignment_head && members[k][0]->has_alignment_head()) {
-          use_alignment_head(*members[k][0], sources[i].ids[0], results[i]);
-        }
-      }
-    });
+    search_window(sources, thread_models, searchers, config, shortlist, results);
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const auto& hypotheses = results[i];
       for (const Hypothesis& h : hypotheses) {
