@@ -4,7 +4,9 @@
 #include <boost/serialization/vector.hpp>
 #include <algorithm>
 #include <cstring>
+#include <istream>
 #include <sstream>
+#include <streambuf>
 #include <new>
 #include <stdexcept>
 
@@ -137,6 +139,16 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
   writer.commit();
 }
 
+namespace {
+
+// An input stream's buffer over bytes already in memory (which must outlive it).
+class ByteSpanBuffer : public std::streambuf {
+ public:
+  ByteSpanBuffer(char* begin, char* end) { setg(begin, begin, end); }
+};
+
+}  // namespace
+
 LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraReader& extra) {
   std::string bytes = util::read_file(path, "the model file");
   Header header{};
@@ -165,13 +177,15 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
     throw util::Error(path, "truncated or damaged: " + std::to_string(available) + " bytes of payload, expected " +
                                 std::to_string(header.payload_size));
   }
-  std::string data = bytes.substr(sizeof(Header));
-  bytes.clear();
-  if (payload_hash(data) != header.payload_hash) throw util::Error(path, "corrupt: the payload's checksum does not match");
+  char* const payload_begin = bytes.data() + sizeof(Header);
+  if (payload_hash(std::string_view(payload_begin, available)) != header.payload_hash) {
+    throw util::Error(path, "corrupt: the payload's checksum does not match");
+  }
 
   LoadedModel loaded;
   try {
-    std::istringstream payload(std::move(data));
+    ByteSpanBuffer span(payload_begin, payload_begin + available);  // the bytes read, not a copy of them
+    std::istream payload(&span);
     CheckedBinaryIArchive archive(payload, header.payload_size, kArchiveFlags, path);
     ModelOptions config;
     archive >> config;

@@ -203,7 +203,7 @@ class RnnSearch {
   void alignment_head_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
 
   ModelOptions config_;
-  nn::ParameterRegistry parameters_;
+  nn::ParameterRegistry parameters_{nn::GradientStorage::kOnDemand};  // gradients from the first loss with them
   nn::BiEncoder encoder_;
   nn::Linear init_;                  // W_s, b_s: [2n x m]
   nn::Embedding target_embedding_;   // E_y: [V_y x e]

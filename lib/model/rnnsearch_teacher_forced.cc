@@ -52,6 +52,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
   const bool dropout = options.dropout > 0.0f && !options.alignment_head_only;  // the head reads clean states
   if (dropout && !dropout_rng) throw util::Error("RnnSearch::loss: dropout needs a random generator");
   const bool gradients = gradient_scale != 0.0f;
+  if (gradients) parameters_.allocate_gradients();
   const math::ProductPrecision precision(gradients ? options.precision : math::Precision::kFp32);
   // The head's gradients stop at its own parameters: the translation model runs forward only.
   const bool translation_gradients = gradients && !options.alignment_head_only;

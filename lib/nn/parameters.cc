@@ -11,7 +11,8 @@ Parameter& ParameterRegistry::add(const std::string& name, int rows, int cols) {
                       std::to_string(cols) + "]");
   }
   index_[name] = parameters_.size();
-  parameters_.push_back({name, math::Matrix::Zero(rows, cols), math::Matrix::Zero(rows, cols)});
+  parameters_.push_back({name, math::Matrix::Zero(rows, cols),
+                         storage_ == GradientStorage::kEager ? math::Matrix::Zero(rows, cols) : math::Matrix()});
   return parameters_.back();
 }
 
@@ -40,7 +41,15 @@ std::vector<const Parameter*> ParameterRegistry::all() const {
 }
 
 void ParameterRegistry::zero_gradients() {
-  for (auto& p : parameters_) p.gradient.setZero();
+  for (auto& p : parameters_) p.gradient.setZero(p.value.rows(), p.value.cols());
+}
+
+void ParameterRegistry::allocate_gradients() {
+  for (auto& p : parameters_) {
+    if (p.gradient.rows() != p.value.rows() || p.gradient.cols() != p.value.cols()) {
+      p.gradient.setZero(p.value.rows(), p.value.cols());
+    }
+  }
 }
 
 std::size_t ParameterRegistry::scalar_count() const {

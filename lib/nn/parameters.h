@@ -29,9 +29,17 @@ enum class WeightGradients { kNow, kDeferred };
 // inference and for a loss without gradients): per-step caches then share one scratch.
 enum class Pass { kForwardBackward, kForwardOnly };
 
+// When a parameter's gradient gets its memory: with the parameter (kEager), or at the
+// first allocate_gradients or zero_gradients (kOnDemand: a model read for decoding never
+// holds a second copy of its size in gradients).
+enum class GradientStorage { kEager, kOnDemand };
+
 class ParameterRegistry {
  public:
-  // A new zero-valued parameter. Throws util::Error when the name is taken.
+  explicit ParameterRegistry(GradientStorage storage = GradientStorage::kEager) : storage_(storage) {}
+
+  // A new zero-valued parameter, with a zero gradient of its shape (kEager) or an empty one
+  // (kOnDemand). Throws util::Error when the name is taken.
   Parameter& add(const std::string& name, int rows, int cols);
   // Throws util::Error naming the parameter when it does not exist.
   Parameter& get(const std::string& name);
@@ -41,11 +49,16 @@ class ParameterRegistry {
   std::vector<Parameter*> all();
   std::vector<const Parameter*> all() const;
 
+  // Every gradient zero, of its parameter's shape.
   void zero_gradients();
+  // Gives every parameter without a gradient a zero one of its shape (kOnDemand); the
+  // others keep theirs.
+  void allocate_gradients();
   // Total number of scalars.
   std::size_t scalar_count() const;
 
  private:
+  GradientStorage storage_;
   std::deque<Parameter> parameters_;
   std::unordered_map<std::string, std::size_t> index_;
 };

@@ -117,36 +117,40 @@ void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matr
   weights = &w.mean_weights;
 }
 
-// The `take` best words of a row into top (best first: the higher value, then the lower
-// id), in one pass with a sorted buffer of `take` words. Words come in increasing id, so
-// a word equal to one already kept ranks after it.
+// The `take` best of a row's columns (all, or the ascending list `columns`) into top
+// (best first: the higher value, then the lower column), in one pass with a sorted buffer
+// of `take` columns. Columns come in increasing order, so a value equal to one already
+// kept ranks after it.
 template <typename Row>
-void top_words(const Row& row, int take, std::vector<std::int32_t>& top) {
+void top_columns(const Row& row, const std::vector<int>* columns, int take, std::vector<std::int32_t>& top) {
   top.clear();
-  const auto words = static_cast<std::int32_t>(row.size());
-  for (std::int32_t word = 0; word < words; ++word) {
-    const float value = row(word);
+  const auto count = static_cast<std::int32_t>(columns ? columns->size() : static_cast<std::size_t>(row.size()));
+  for (std::int32_t k = 0; k < count; ++k) {
+    const std::int32_t column = columns ? (*columns)[static_cast<std::size_t>(k)] : k;
+    const float value = row(column);
     if (static_cast<int>(top.size()) == take) {
       if (!(value > row(top.back()))) continue;
       top.pop_back();
     }
     auto at = top.end();
     while (at != top.begin() && value > row(*(at - 1))) --at;
-    top.insert(at, word);
+    top.insert(at, column);
   }
 }
 
 // Candidates of the live rows [begin, end) of one sentence: each row's K best words,
 // extending its log-probability; the best `width` of them first, in `better` order. With a
-// shortlist, column c is word ids[c], and a column it masks (-infinity) is no candidate.
+// shortlist, column c is word ids[c] and only the row's allowed columns are read (the
+// others are -infinity), and a column at -infinity is no candidate.
 void sentence_candidates(const math::Matrix& log_probs, int begin, int end, int K, std::size_t width, Workspace& w) {
   w.candidates.clear();
   const int take = std::min<int>(K, static_cast<int>(log_probs.cols()));
   for (int r = begin; r < end; ++r) {
     const auto row = log_probs.row(r);
-    top_words(row, take, w.top_words);
+    const std::vector<int>* allowed = w.restriction ? w.row_allowed[static_cast<std::size_t>(r)] : nullptr;
+    top_columns(row, allowed, take, w.top_words);
     for (const std::int32_t column : w.top_words) {
-      if (w.restriction && std::isinf(row(column))) continue;
+      if (w.restriction && std::isinf(row(column))) continue;  // as the full layer would rank it: never
       const std::int32_t word = w.restriction ? w.restriction->ids[static_cast<std::size_t>(column)] : column;
       w.candidates.push_back({r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(column))});
     }

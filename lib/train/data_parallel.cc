@@ -26,6 +26,7 @@ DataParallel::DataParallel(model::RnnSearch& master, int threads, const ProcessG
     replicas_.push_back(owned_.back().get());
   }
   for (std::size_t k = 1; k < replicas_.size(); ++k) replicas_[k]->copy_parameters_from(master);
+  for (model::RnnSearch* replica : replicas_) replica->parameters().allocate_gradients();  // summed before some have a loss
   math::set_gemm_threads(1);
   // Shards of about equal size: parameter i goes to the thread whose share its middle falls in.
   const auto all = master.parameters().all();
