@@ -132,6 +132,7 @@ void RnnSearch::initial_state_forward(const math::Matrix& annotations, const mat
 
 void RnnSearch::set_inference_precision(math::Precision precision) {
   math::check_precision_supported(precision);
+  encoder_.set_inference_precision(precision);
   attention_->set_inference_precision(precision);
   decoder_.set_inference_precision(precision);
   deep_output_.set_inference_precision(precision);

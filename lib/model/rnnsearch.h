@@ -154,14 +154,14 @@ class RnnSearch {
   // alone, in id order: a row's scores do not depend on U, so not on the batch; with every
   // column allowed they are the full step's bits.
   void decoder_step(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
-                    const std::vector<std::int32_t>& previous, const math::Matrix& state, const OutputColumns& columns, const std::vector<const std::vector<int>*>& allowed,
-                    math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
+                    const std::vector<std::int32_t>& previous, const math::Matrix& state, const OutputColumns& columns,
+                    const std::vector<const std::vector<int>*>& allowed, math::Matrix& log_probs, math::Matrix& next_state, math::Matrix& weights);
 
-  // The arithmetic of the decoder's weight products from now on (math/precision.h): int8
-  // or bf16 pack copies of the decoder-side weights once (the attention's W_a, the decoder
-  // GRU's input and recurrent weights, the deep output's U, V, C and the output layer's
-  // W_out), which decoder_step, and the teacher-forced decoder of forced_attention, then
-  // multiply with; fp32 (the default) multiplies the parameters. The encoder stays fp32.
+  // The arithmetic of the weight products from now on (math/precision.h): int8 or bf16
+  // pack copies of the weights once (the encoder GRUs' input and recurrent weights, the
+  // attention's U_a and W_a, the decoder GRU's, the deep output's U, V, C and the output
+  // layer's W_out), which encode, decoder_step and forced_attention then multiply with;
+  // fp32 (the default) multiplies the parameters. The initial state's product stays fp32.
   // For inference only: the copies are of the parameters now (set it again after they
   // change) and training must not run with another precision than fp32. Throws
   // util::UsageError for bf16 on a CPU without it.

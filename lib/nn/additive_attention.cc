@@ -22,7 +22,7 @@ AdditiveAttention::AdditiveAttention(ParameterRegistry& parameters, const std::s
 void AdditiveAttention::precompute_keys(const math::Matrix& annotations, math::Matrix& keys) const {
   check_shape(annotations, annotations.rows(), annotation_dim(), keys_weight_.name + " annotations");
   keys.resize(annotations.rows(), attention_dim());  // keys: [(S*B) x A]
-  math::gemm(annotations, Transpose::kNo, keys_weight_.value, Transpose::kNo, keys, 1.0f, 0.0f,
+  math::gemm(annotations, packed_keys_weight_.get(), keys_weight_.value, Transpose::kNo, keys, 1.0f, 0.0f,
              keys_weight_.name.c_str());
 }
 
@@ -38,6 +38,7 @@ void AdditiveAttention::keys_backward(const math::Matrix& annotations, const mat
 }
 
 void AdditiveAttention::set_inference_precision(math::Precision precision) {
+  packed_keys_weight_ = math::pack_for_inference(keys_weight_.value, precision);
   packed_query_weight_ = math::pack_for_inference(query_weight_.value, precision);
 }
 

@@ -57,7 +57,7 @@ class AdditiveAttention : public Attention {
   void query_weights_backward(const math::ConstMatrixRef& queries,
                               const math::ConstMatrixRef& d_projected_queries) const override;
 
-  // Packs W_a for step (Attention::set_inference_precision).
+  // Packs U_a for precompute_keys and W_a for step (Attention::set_inference_precision).
   void set_inference_precision(math::Precision precision) override;
 
   AttentionForm form() const override { return AttentionForm::kAdditive; }
@@ -70,7 +70,7 @@ class AdditiveAttention : public Attention {
   Parameter& query_weight_;  // W_a: [m x A]
   Parameter& bias_;          // b_a: [1 x A]
   Parameter& score_weight_;  // v_a: [A x 1]
-  std::unique_ptr<const math::PackedMatrix> packed_query_weight_;  // W_a for inference; null: fp32
+  std::unique_ptr<const math::PackedMatrix> packed_keys_weight_, packed_query_weight_;  // U_a, W_a for inference; null: fp32
 };
 
 }  // namespace rnnsearch::nn

@@ -101,10 +101,10 @@ class Attention {
   // with deferred_dim() == 0.
   virtual void query_weights_backward(const math::ConstMatrixRef& /*queries*/,
                                       const math::ConstMatrixRef& /*d_projected_queries*/) const {}
-  // Inference only: step multiplies by copies of its per-step weights packed in
-  // `precision` (math::PackedMatrix; additive: W_a) from now on; kFp32 drops them and
+  // Inference only: step and precompute_keys multiply by copies of their weights packed
+  // in `precision` (math::PackedMatrix; additive: W_a and U_a) from now on; kFp32 drops them and
   // multiplies the parameters again. The copies are of the values now: set it again after
-  // they change. Forms without a per-step product ignore it.
+  // they change. Forms without such products ignore it.
   virtual void set_inference_precision(math::Precision /*precision*/) {}
 
  protected:

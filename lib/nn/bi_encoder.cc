@@ -19,6 +19,11 @@ BiEncoder::BiEncoder(ParameterRegistry& parameters, const std::string& name, int
       forward_gru_(parameters, name + ".forward", embedding_dim, hidden_dim),
       backward_gru_(parameters, name + ".backward", embedding_dim, hidden_dim) {}
 
+void BiEncoder::set_inference_precision(math::Precision precision) {
+  forward_gru_.set_inference_precision(precision);
+  backward_gru_.set_inference_precision(precision);
+}
+
 void BiEncoder::forward(const std::vector<std::int32_t>& ids, const math::Matrix& mask, Cache& cache,
                         math::Matrix& annotations, const math::Matrix* embedding_dropout, Pass pass) const {
   const Eigen::Index T = mask.rows(), B = mask.cols();

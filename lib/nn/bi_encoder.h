@@ -65,6 +65,8 @@ class BiEncoder {
   int hidden_dim() const { return forward_gru_.hidden_dim(); }
   // Width of one annotation: 2n.
   int annotation_dim() const { return 2 * hidden_dim(); }
+  // Inference only: both GRUs multiply in `precision` (Gru::set_inference_precision).
+  void set_inference_precision(math::Precision precision);
 
  private:
   std::string name_;
