@@ -5,6 +5,7 @@
 
 #include "math/bf16.h"
 #include "math/quantized_kernels.h"
+#include "util/error.h"
 
 namespace rnnsearch::math {
 
@@ -42,6 +43,47 @@ PackedMatrix::PackedMatrix(ConstMatrixView w, Transpose transpose, Precision pre
       break;
     case Precision::kInt8: pack_int8(w, transpose); break;
     case Precision::kBf16: pack_bf16(w, transpose); break;
+  }
+}
+
+PackedMatrix::PackedMatrix(const PackedMatrix& full, const std::vector<std::int32_t>& columns)
+    : precision_(full.precision_),
+      k_(full.k_),
+      n_(static_cast<int>(columns.size())),
+      panels_(2 * ((n_ + 2 * kPanel - 1) / (2 * kPanel))) {
+  if (precision_ == Precision::kFp32) throw util::Error("PackedMatrix: gathering columns of an fp32 matrix");
+  const int width = panels_ * kPanel;
+  // Per column: `groups` runs of `run` bytes, kPanel * run bytes apart (a panel's layout).
+  const bool int8 = precision_ == Precision::kInt8;
+  const int groups = int8 ? depth4() : depth2(), run = 4;  // 4 int8 values or 2 bf16 values
+  const std::size_t size = static_cast<std::size_t>(width) * groups * run;
+  unsigned char* to = nullptr;
+  const unsigned char* from = nullptr;
+  if (int8) {
+    int8_.assign(size, 0);
+    scale_.assign(static_cast<std::size_t>(width), 0.0f);
+    offset_.assign(static_cast<std::size_t>(width), 0);
+    to = reinterpret_cast<unsigned char*>(int8_.data());
+    from = reinterpret_cast<const unsigned char*>(full.int8_.data());
+  } else {
+    bf16_.assign(size / 2, 0);
+    to = reinterpret_cast<unsigned char*>(bf16_.data());
+    from = reinterpret_cast<const unsigned char*>(full.bf16_.data());
+  }
+  for (int c = 0; c < n_; ++c) {
+    const std::int32_t j = columns[static_cast<std::size_t>(c)];
+    if (j < 0 || j >= full.n_) {
+      throw util::Error("PackedMatrix: column " + std::to_string(j) + " of " + std::to_string(full.n_));
+    }
+    const unsigned char* source = from + (static_cast<std::size_t>(j / kPanel) * groups * kPanel + j % kPanel) * run;
+    unsigned char* target = to + (static_cast<std::size_t>(c / kPanel) * groups * kPanel + c % kPanel) * run;
+    for (int g = 0; g < groups; ++g) {
+      std::memcpy(target + static_cast<std::size_t>(g) * kPanel * run, source + static_cast<std::size_t>(g) * kPanel * run, run);
+    }
+    if (int8) {
+      scale_[static_cast<std::size_t>(c)] = full.scale_[static_cast<std::size_t>(j)];
+      offset_[static_cast<std::size_t>(c)] = full.offset_[static_cast<std::size_t>(j)];
+    }
   }
 }
 

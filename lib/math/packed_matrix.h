@@ -38,6 +38,11 @@ class PackedMatrix {
   // layer's embedding table). Throws util::UsageError for bf16 on a CPU without it
   // (check_precision_supported).
   PackedMatrix(ConstMatrixView w, Transpose transpose, Precision precision);
+  // The columns `columns` (indices into full's N, any order, repeats allowed) of a packed
+  // int8 or bf16 matrix, in that order: the same bytes as packing those columns of the
+  // weights would give (each column packs alone), without reading the weights again.
+  // Throws util::Error for an fp32 `full` or a column outside it.
+  PackedMatrix(const PackedMatrix& full, const std::vector<std::int32_t>& columns);
 
   Precision precision() const { return precision_; }
   int rows() const { return k_; }  // K

@@ -207,27 +207,35 @@ void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<int
 
 void RnnSearch::gather_output_columns(OutputColumns& columns) const {
   const auto U = static_cast<Eigen::Index>(columns.ids.size());
+  for (const std::int32_t id : columns.ids) {
+    if (id < 0 || id >= config_.target_vocabulary) {
+      throw util::Error("gather_output_columns: id " + std::to_string(id) + " outside the target vocabulary");
+    }
+  }
   columns.bias.resize(1, U);
+  for (Eigen::Index c = 0; c < U; ++c) columns.bias(0, c) = output_bias_.value(0, columns.ids[static_cast<std::size_t>(c)]);
+  if (packed_output_) {
+    // Each column packs alone (per-column int8 scale, bf16 per element): U's columns are
+    // the full layer's packed columns, copied.
+    columns.packed = std::make_unique<const math::PackedMatrix>(*packed_output_, columns.ids);
+    columns.weight.resize(0, 0);
+    return;
+  }
+  columns.packed.reset();
+  const math::Matrix& table = output_weight_ ? output_weight_->value : parameters_.get("decoder.embedding.E").value;
   if (output_weight_) {
     columns.weight.resize(output_weight_->value.rows(), U);  // [l x |U|]
   } else {
     columns.weight.resize(U, config_.maxout);  // E_y rows: [|U| x l]
   }
-  const math::Matrix& table = output_weight_ ? output_weight_->value : parameters_.get("decoder.embedding.E").value;
   for (Eigen::Index c = 0; c < U; ++c) {
     const std::int32_t id = columns.ids[static_cast<std::size_t>(c)];
-    if (id < 0 || id >= config_.target_vocabulary) {
-      throw util::Error("gather_output_columns: id " + std::to_string(id) + " outside the target vocabulary");
-    }
     if (output_weight_) {
       columns.weight.col(c) = table.col(id);
     } else {
       columns.weight.row(c) = table.row(id);
     }
-    columns.bias(0, c) = output_bias_.value(0, id);
   }
-  // Per-column quantization (int8) and per-element rounding (bf16): U's columns pack as they do in the full layer.
-  columns.packed = math::pack_for_inference(columns.weight, precision_, output_weight_ ? Transpose::kNo : Transpose::kYes);
 }
 
 void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<int>* row_sentence,

@@ -87,9 +87,12 @@ struct EncoderOutput {
 // shortlist: gathered once per batch by RnnSearch::gather_output_columns.
 struct OutputColumns {
   std::vector<std::int32_t> ids;  // U: vocabulary ids, ascending; compact column c is word ids[c]
-  math::Matrix weight;            // W_out's columns U: [l x |U|]; with tied embeddings E_y's rows U: [|U| x l]
+  // fp32: W_out's columns U: [l x |U|]; with tied embeddings E_y's rows U: [|U| x l].
+  // Empty in int8 and bf16, which multiply by `packed` alone.
+  math::Matrix weight;
   math::Matrix bias;              // b_out's columns U: [1 x |U|]
-  std::unique_ptr<const math::PackedMatrix> packed;  // weight packed in the inference precision (null: fp32)
+  // int8, bf16: the columns U of the output layer's packed copy (null: fp32).
+  std::unique_ptr<const math::PackedMatrix> packed;
 };
 
 class RnnSearch {

@@ -177,6 +177,47 @@ BOOST_AUTO_TEST_CASE(a_row_is_the_same_bits_whatever_rows_surround_it) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(gathered_columns_multiply_as_the_full_matrix_and_as_packing_them_alone) {
+  std::mt19937 rng(9);
+  for (const Precision precision : {Precision::kInt8, Precision::kBf16}) {
+    if (!precision_supported(precision)) {
+      BOOST_TEST_MESSAGE("skipped " << precision_name(precision) << ": this CPU has no avx512_bf16");
+      continue;
+    }
+    for (const Transpose transpose : {Transpose::kNo, Transpose::kYes}) {
+      const int k = 37, n = 70;
+      const Matrix weights = random_matrix(transpose == Transpose::kNo ? k : n, transpose == Transpose::kNo ? n : k, rng);
+      const PackedMatrix full(weights, transpose, precision);
+      // Out of order, a repeat, from every panel, more than one panel's worth.
+      std::vector<std::int32_t> columns = {69, 0, 16, 17, 33, 33, 5, 64, 31, 32, 48};
+      for (std::int32_t j = 40; j < 64; ++j) columns.push_back(j);
+      const PackedMatrix gathered(full, columns);
+      Matrix picked(k, static_cast<int>(columns.size()));  // the same columns, packed alone
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        picked.col(static_cast<int>(c)) = transpose == Transpose::kNo ? Matrix(weights.col(columns[c]))
+                                                                      : Matrix(weights.row(columns[c]).transpose());
+      }
+      const PackedMatrix alone(picked, Transpose::kNo, precision);
+      const Matrix a = random_matrix(9, k, rng);
+      Matrix all(9, n), from_gathered(9, static_cast<int>(columns.size())), from_alone(9, static_cast<int>(columns.size()));
+      gemm(a, full, all);
+      gemm(a, gathered, from_gathered);
+      gemm(a, alone, from_alone);
+      BOOST_TEST_INFO(precision_name(precision) << (transpose == Transpose::kYes ? ", transposed" : ""));
+      BOOST_TEST(same_bits(from_gathered.data(), from_alone.data(), static_cast<int>(from_alone.size())));
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        const Matrix expected = all.col(columns[c]), got = from_gathered.col(static_cast<int>(c));
+        BOOST_TEST(same_bits(got.data(), expected.data(), 9));
+      }
+    }
+  }
+  std::mt19937 other(1);
+  const PackedMatrix int8(random_matrix(8, 5, other), Transpose::kNo, Precision::kInt8);
+  BOOST_CHECK_THROW(PackedMatrix(int8, {0, 5}), rnnsearch::util::Error);
+  const PackedMatrix fp32(random_matrix(8, 5, other), Transpose::kNo, Precision::kFp32);
+  BOOST_CHECK_THROW(PackedMatrix(fp32, {0}), rnnsearch::util::Error);
+}
+
 BOOST_AUTO_TEST_CASE(a_product_of_the_wrong_shape_names_both_shapes) {
   std::mt19937 rng(1);
   const PackedMatrix w(random_matrix(8, 5, rng), Transpose::kNo, Precision::kInt8);
