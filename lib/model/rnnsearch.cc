@@ -134,8 +134,13 @@ void RnnSearch::set_inference_precision(math::Precision precision) {
   math::check_precision_supported(precision);
   encoder_.set_inference_precision(precision);
   attention_->set_inference_precision(precision);
-  decoder_.set_inference_precision(precision);
+  const bool reduced = precision != math::Precision::kFp32;
+  decoder_.set_inference_precision(precision, reduced ? config_.embedding : 0);
   deep_output_.set_inference_precision(precision);
+  if (reduced) {
+    work_->word_products.reset(parameters_.get("decoder.embedding.E").value, decoder_.input_weight().value,
+                               deep_output_.embedding_weight().value);
+  }
   const math::Matrix& weight = output_weight_ ? output_weight_->value : parameters_.get("decoder.embedding.E").value;
   packed_output_ = math::pack_for_inference(weight, precision, output_weight_ ? Transpose::kNo : Transpose::kYes);
   precision_ = precision;
@@ -184,14 +189,20 @@ void RnnSearch::step_to_readout(const EncoderOutput& encoded, const std::vector<
                       std::to_string(B) + " rows");
   }
   math::check_shape(state, B, config_.decoder_hidden, "decoder_step state");
-  target_embedding_.forward(previous, w.step_embedded);  // [B x e]
   attention_->step(state, encoded.annotations, encoded.keys, encoded.source_mask, w.step_attention, w.context, weights,
                    row_sentence);
-  deep_output_.forward(state, w.step_embedded, w.context, w.step_deep, w.step_readout);
-  w.step_input.resize(B, e + D);  // [E_y y_{i-1}; c_i]
-  w.step_input.leftCols(e) = w.step_embedded;
-  w.step_input.rightCols(D) = w.context;
-  decoder_.project_inputs(w.step_input, w.step_projected);
+  if (precision_ != math::Precision::kFp32) {  // the previous word's products from the table
+    w.word_products.lookup(previous, w.step_word_gru, w.step_word_deep);
+    deep_output_.forward_with_embedding_product(state, w.step_word_deep, w.context, w.step_deep, w.step_readout);
+    decoder_.project_inputs_tail(w.context, w.step_word_gru, w.step_projected);
+  } else {
+    target_embedding_.forward(previous, w.step_embedded);  // [B x e]
+    deep_output_.forward(state, w.step_embedded, w.context, w.step_deep, w.step_readout);
+    w.step_input.resize(B, e + D);  // [E_y y_{i-1}; c_i]
+    w.step_input.leftCols(e) = w.step_embedded;
+    w.step_input.rightCols(D) = w.context;
+    decoder_.project_inputs(w.step_input, w.step_projected);
+  }
   next_state.resize(B, config_.decoder_hidden);
   decoder_.step(w.step_projected, state, next_state, w.step_gru);
 }

@@ -9,6 +9,7 @@
 #include "math/types.h"
 #include "model/model_options.h"
 #include "model/rnnsearch.h"
+#include "model/word_products.h"
 #include "nn/attention.h"
 #include "nn/bi_encoder.h"
 #include "nn/deep_output.h"
@@ -94,6 +95,8 @@ struct RnnSearch::Workspace {
   nn::Gru::StepCache step_gru;
   nn::DeepOutput::Cache step_deep;
   math::Matrix step_embedded, step_input, step_projected, step_readout;
+  math::Matrix step_word_gru, step_word_deep;  // int8, bf16: the previous words' rows of word_products
+  WordProducts word_products;
   math::Matrix step_allowed;  // a row's allowed logits, gathered (decoder_step with a shortlist)
 };
 

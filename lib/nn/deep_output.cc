@@ -35,17 +35,34 @@ void DeepOutput::set_inference_precision(math::Precision precision) {
 void DeepOutput::forward(const math::Matrix& s, const math::Matrix& y_emb, const math::Matrix& c, Cache& cache,
                          math::Matrix& t) const {
   const Eigen::Index n = s.rows();
-  const int l = output_dim();
   check_shape(s, n, state_dim(), state_.name + " input s");
   check_shape(y_emb, n, embedding_dim(), embedding_.name + " input y_emb");
   check_shape(c, n, context_dim(), context_.name + " input c");
-
   // pre: [N x 2l] = s U + y_emb V + c C + b
-  cache.pre.resize(n, 2 * l);
+  cache.pre.resize(n, bias_.value.cols());
   const auto no = math::Transpose::kNo;
   math::gemm(s, packed_state_.get(), state_.value, no, cache.pre, 1.0f, 0.0f, state_.name.c_str());
   math::gemm(y_emb, packed_embedding_.get(), embedding_.value, no, cache.pre, 1.0f, 1.0f, embedding_.name.c_str());
-  math::gemm(c, packed_context_.get(), context_.value, no, cache.pre, 1.0f, 1.0f, context_.name.c_str());
+  finish(s, c, cache, t);
+}
+
+void DeepOutput::forward_with_embedding_product(const math::Matrix& s, const math::Matrix& embedding_product,
+                                                const math::Matrix& c, Cache& cache, math::Matrix& t) const {
+  const Eigen::Index n = s.rows();
+  check_shape(s, n, state_dim(), state_.name + " input s");
+  check_shape(embedding_product, n, bias_.value.cols(), embedding_.name + " product");
+  check_shape(c, n, context_dim(), context_.name + " input c");
+  cache.pre.resize(n, bias_.value.cols());
+  math::gemm(s, packed_state_.get(), state_.value, math::Transpose::kNo, cache.pre, 1.0f, 0.0f, state_.name.c_str());
+  cache.pre += embedding_product;
+  finish(s, c, cache, t);
+}
+
+void DeepOutput::finish(const math::Matrix& s, const math::Matrix& c, Cache& cache, math::Matrix& t) const {
+  const Eigen::Index n = s.rows();
+  const int l = output_dim();
+  math::gemm(c, packed_context_.get(), context_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
+             context_.name.c_str());
   cache.pre.rowwise() += bias_.value.row(0);
 
   // t: [N x l], maxout over adjacent pairs; a tie keeps the first column.

@@ -39,6 +39,12 @@ class DeepOutput {
   void forward(const math::Matrix& s, const math::Matrix& y_emb, const math::Matrix& c, Cache& cache,
                math::Matrix& t) const;
 
+  // Inference: forward with y_emb V given, embedding_product: [N x 2l] (model::WordProducts
+  // keeps it per word); the other products as forward's.
+  void forward_with_embedding_product(const math::Matrix& s, const math::Matrix& embedding_product,
+                                      const math::Matrix& c, Cache& cache, math::Matrix& t) const;
+  const Parameter& embedding_weight() const { return embedding_; }
+
   // Adds the parameter gradients and, for each input gradient given, its gradient
   // (d_s: [N x m], d_y_emb: [N x e], d_c: [N x 2n]; not resized). The inputs are those
   // given to the forward call that filled `cache`.
@@ -60,6 +66,9 @@ class DeepOutput {
   Parameter& embedding_;  // V: [e x 2l]
   Parameter& context_;    // C: [2n x 2l]
   Parameter& bias_;       // b: [1 x 2l]
+  // forward after pre = s U + y_emb V: adds c C and b, then the maxout.
+  void finish(const math::Matrix& s, const math::Matrix& c, Cache& cache, math::Matrix& t) const;
+
   std::unique_ptr<const math::PackedMatrix> packed_state_, packed_embedding_, packed_context_;  // null: fp32
 };
 

@@ -24,10 +24,27 @@ void Gru::project_inputs(const math::Matrix& x, math::Matrix& projected) const {
   projected.rowwise() += bias_.value.row(0);
 }
 
-void Gru::set_inference_precision(math::Precision precision) {
+void Gru::set_inference_precision(math::Precision precision, int head_inputs) {
+  if (head_inputs < 0 || head_inputs > input_dim() || (head_inputs > 0 && precision == math::Precision::kFp32)) {
+    throw util::Error(input_weight_.name + ": " + std::to_string(head_inputs) + " head inputs in " +
+                      math::precision_name(precision) + " of " + std::to_string(input_dim()));
+  }
+  head_inputs_ = head_inputs;
+  const auto tail = input_weight_.value.bottomRows(input_dim() - head_inputs);
+  packed_input_tail_ = head_inputs > 0 ? math::pack_for_inference(tail, precision) : nullptr;
   packed_input_ = math::pack_for_inference(input_weight_.value, precision);
   packed_zr_ = math::pack_for_inference(recurrent_zr_.value, precision);
   packed_h_ = math::pack_for_inference(recurrent_h_.value, precision);
+}
+
+void Gru::project_inputs_tail(const math::Matrix& x_tail, const math::Matrix& head_product,
+                              math::Matrix& projected) const {
+  if (!packed_input_tail_) throw util::Error(input_weight_.name + ": project_inputs_tail without head inputs");
+  check_shape(x_tail, x_tail.rows(), input_dim() - head_inputs_, input_weight_.name + " input x_tail");
+  check_shape(head_product, x_tail.rows(), 3 * hidden_dim(), input_weight_.name + " head product");
+  projected = head_product;
+  math::gemm(x_tail, *packed_input_tail_, projected, 1.0f, 1.0f, input_weight_.name.c_str());
+  projected.rowwise() += bias_.value.row(0);
 }
 
 void Gru::project_inputs_backward(const math::Matrix& x, const math::Matrix& d_projected, math::Matrix* dx) const {

@@ -116,8 +116,16 @@ class Gru {
 
   // Inference only: project_inputs and step multiply by copies of W, U_zr and U_h packed in
   // `precision` (math::PackedMatrix) from now on; kFp32 drops them. The copies are of the
-  // values now: set it again after the parameters change. Backward must not follow.
-  void set_inference_precision(math::Precision precision);
+  // values now: set it again after the parameters change. Backward must not follow. With
+  // head_inputs > 0 (int8, bf16), W's rows from head_inputs on are packed on their own too,
+  // for project_inputs_tail.
+  void set_inference_precision(math::Precision precision, int head_inputs = 0);
+  // Inference, after set_inference_precision with head_inputs = h: projected: [B x 3H]
+  // (resized) = x_tail W[h:] + head_product + b, for inputs x = [x_head, x_tail] whose
+  // head_product = x_head W[:h] the caller has (x_tail: [B x (in - h)]).
+  void project_inputs_tail(const math::Matrix& x_tail, const math::Matrix& head_product,
+                           math::Matrix& projected) const;
+  const Parameter& input_weight() const { return input_weight_; }
 
   int input_dim() const { return static_cast<int>(input_weight_.value.rows()); }
   int hidden_dim() const { return static_cast<int>(recurrent_h_.value.rows()); }
@@ -128,6 +136,8 @@ class Gru {
   Parameter& recurrent_zr_;   // U_zr: [H x 2H]
   Parameter& recurrent_h_;    // U_h: [H x H]
   std::unique_ptr<const math::PackedMatrix> packed_input_, packed_zr_, packed_h_;  // inference; null: fp32
+  std::unique_ptr<const math::PackedMatrix> packed_input_tail_;  // W[head_inputs:] (project_inputs_tail)
+  int head_inputs_ = 0;
 };
 
 }  // namespace rnnsearch::nn
