@@ -117,25 +117,44 @@ void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matr
   weights = &w.mean_weights;
 }
 
+// Puts `column` (of value `value`) into top, kept sorted best first, at most `take` long;
+// a value equal to one already kept ranks after it (columns come in increasing order).
+template <typename Row>
+void keep_best(const Row& row, std::int32_t column, float value, int take, std::vector<std::int32_t>& top) {
+  if (static_cast<int>(top.size()) == take) {
+    if (!(value > row(top.back()))) return;
+    top.pop_back();
+  }
+  auto at = top.end();
+  while (at != top.begin() && value > row(*(at - 1))) --at;
+  top.insert(at, column);
+}
+
 // The `take` best of a row's columns (all, or the ascending list `columns`) into top
-// (best first: the higher value, then the lower column), in one pass with a sorted buffer
-// of `take` columns. Columns come in increasing order, so a value equal to one already
-// kept ranks after it.
+// (best first: the higher value, then the lower column), in one pass. Over all columns a
+// block of 16 is skipped at once when none beats the worst kept value (exactly what
+// keep_best would do with each of them: that value only rises).
 template <typename Row>
 void top_columns(const Row& row, const std::vector<int>* columns, int take, std::vector<std::int32_t>& top) {
   top.clear();
-  const auto count = static_cast<std::int32_t>(columns ? columns->size() : static_cast<std::size_t>(row.size()));
-  for (std::int32_t k = 0; k < count; ++k) {
-    const std::int32_t column = columns ? (*columns)[static_cast<std::size_t>(k)] : k;
-    const float value = row(column);
-    if (static_cast<int>(top.size()) == take) {
-      if (!(value > row(top.back()))) continue;
-      top.pop_back();
-    }
-    auto at = top.end();
-    while (at != top.begin() && value > row(*(at - 1))) --at;
-    top.insert(at, column);
+  if (columns) {
+    for (const int column : *columns) keep_best(row, column, row(column), take, top);
+    return;
   }
+  constexpr std::int32_t kBlock = 16;
+  const auto count = static_cast<std::int32_t>(row.size());
+  const float* values = row.data();
+  std::int32_t k = 0;
+  for (; k + kBlock <= count; k += kBlock) {
+    if (static_cast<int>(top.size()) == take) {
+      const float worst = values[top.back()];
+      bool any = false;
+      for (std::int32_t i = 0; i < kBlock; ++i) any |= values[k + i] > worst;
+      if (!any) continue;
+    }
+    for (std::int32_t i = 0; i < kBlock; ++i) keep_best(row, k + i, values[k + i], take, top);
+  }
+  for (; k < count; ++k) keep_best(row, k, values[k], take, top);
 }
 
 // Candidates of the live rows [begin, end) of one sentence: each row's K best words,
