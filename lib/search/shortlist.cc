@@ -42,15 +42,25 @@ std::vector<std::int32_t> Shortlist::allowed(const std::vector<std::string>& sou
 }
 
 BatchShortlist batch_shortlist(const std::vector<const std::vector<std::int32_t>*>& allowed) {
+  // Each set is ascending: mark the ids, read the marks in order, then every id's column.
+  std::int32_t top = -1;
+  for (const auto* ids : allowed) {
+    if (!ids->empty()) top = std::max(top, ids->back());
+  }
+  std::vector<int> column(static_cast<std::size_t>(top + 1), -1);
+  for (const auto* ids : allowed) {
+    for (const std::int32_t id : *ids) column[static_cast<std::size_t>(id)] = 0;
+  }
   BatchShortlist batch;
-  for (const auto* ids : allowed) batch.ids.insert(batch.ids.end(), ids->begin(), ids->end());
-  sort_unique(batch.ids);
+  for (std::int32_t id = 0; id <= top; ++id) {
+    if (column[static_cast<std::size_t>(id)] < 0) continue;
+    column[static_cast<std::size_t>(id)] = static_cast<int>(batch.ids.size());
+    batch.ids.push_back(id);
+  }
   for (const auto* ids : allowed) {
     batch.allowed.emplace_back();
-    for (const std::int32_t id : *ids) {
-      batch.allowed.back().push_back(
-          static_cast<int>(std::lower_bound(batch.ids.begin(), batch.ids.end(), id) - batch.ids.begin()));
-    }
+    batch.allowed.back().reserve(ids->size());
+    for (const std::int32_t id : *ids) batch.allowed.back().push_back(column[static_cast<std::size_t>(id)]);
   }
   return batch;
 }
