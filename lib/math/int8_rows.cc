@@ -47,10 +47,11 @@ void quantize_portable(const float* row, int k, int stride, float inverse, Eleme
   quantize_portable<F>(row, 0, k, stride, inverse, q);
 }
 
-// The vector forms clamp x * inverse to [-127, 127] before rounding it (with the current
-// mode, as nearbyint does), which gives the integers of rounding first: the rounding is
-// monotonic and keeps -127 and 127. max(x, -127) is -127 for a NaN x, as
-// std::max(-127.0f, NaN) is; max(|x|, m) is m for a NaN x, as std::max(m, NaN) is.
+// The vector forms clamp x * inverse to [-127, 127] before rounding it (vcvtps2dq, in the
+// current mode as nearbyint), which gives the integers of rounding first: the rounding is
+// monotonic and keeps -127 and 127. vmaxps returns its second operand when either is a
+// NaN, so max(x, -127) is -127 for a NaN x, as std::max(-127.0f, NaN) is, and
+// max(|x|, m) is m, as std::max(m, NaN) is.
 
 #if defined(__AVX2__)
 
@@ -128,10 +129,14 @@ template <Int8RowFormat F>
 void store16_avx512(Element<F>* to, __mmask16 mask, __m512i q) {
   if constexpr (F == Int8RowFormat::kU8) q = _mm512_add_epi32(q, _mm512_set1_epi32(128));
   if constexpr (F == Int8RowFormat::kS16) {
-    if (mask == 0xFFFF) return _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), _mm512_cvtepi32_epi16(q));
-    _mm512_mask_cvtepi32_storeu_epi16(to, mask, q);
+    if (mask == 0xFFFF) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), _mm512_cvtepi32_epi16(q));
+    } else {
+      _mm512_mask_cvtepi32_storeu_epi16(to, mask, q);
+    }
+  } else if (mask == 0xFFFF) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), _mm512_cvtepi32_epi8(q));
   } else {
-    if (mask == 0xFFFF) return _mm_storeu_si128(reinterpret_cast<__m128i*>(to), _mm512_cvtepi32_epi8(q));
     _mm512_mask_cvtepi32_storeu_epi8(to, mask, q);
   }
 }
