@@ -1,6 +1,7 @@
 // The int8 kernels of quantized_kernels.h and the driver they share: a's rows quantized
-// once per product in the kernel's own format (int8_rows.h), then tiles of up to kTileCols columns (two panels) and a few rows,
-// each summed exactly over all of K in int32 and finished by one common function.
+// once per product in the kernel's own format (int8_rows.h), then tiles of up to kTileCols
+// columns (two panels) and a few rows, each summed exactly over all of K in int32 and
+// finished by one common function.
 #include <cstring>
 #include <string>
 
