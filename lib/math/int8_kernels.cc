@@ -1,8 +1,11 @@
 // The int8 kernels of quantized_kernels.h and the driver they share: a's rows quantized
-// once per product, then tiles of up to kTileCols columns (two panels) and a few rows,
-// each summed exactly over all of K in int32 and finished by one common function.
+// once per product in the kernel's own format (int8_rows.h), then tiles of up to kTileCols
+// columns (two panels) and a few rows, each summed exactly over all of K in int32 and
+// finished by one common function.
 #include <cstring>
+#include <string>
 
+#include "math/int8_rows.h"
 #include "math/packed_matrix.h"
 #include "math/quantized_kernels.h"
 #include "util/error.h"
@@ -18,28 +21,6 @@ namespace {
 constexpr int kPanel = PackedMatrix::kPanel;
 constexpr int kTileCols = 2 * kPanel;
 constexpr int kMaxTileRows = 12;
-
-// a's rows quantized: q [M x stride] (K padded with zeros to stride = 4 * K/4), s_i.
-struct QuantizedRows {
-  std::vector<std::int8_t> q;
-  std::vector<float> scale;
-  int stride = 0;
-};
-
-void quantize_rows(ConstMatrixView a, int k4, QuantizedRows& out) {
-  out.stride = 4 * k4;
-  out.q.assign(static_cast<std::size_t>(a.rows) * out.stride, 0);
-  out.scale.resize(static_cast<std::size_t>(a.rows));
-  for (int i = 0; i < a.rows; ++i) {
-    const float* row = a.data + static_cast<long>(i) * a.stride;
-    float max_abs = 0.0f;
-    for (int k = 0; k < a.cols; ++k) max_abs = std::max(max_abs, std::fabs(row[k]));
-    out.scale[static_cast<std::size_t>(i)] = int8_step(max_abs);
-    const float inverse = int8_inverse_step(max_abs);
-    std::int8_t* q = out.q.data() + static_cast<std::size_t>(i) * out.stride;
-    for (int k = 0; k < a.cols; ++k) q[k] = quantize_int8(row[k], inverse);
-  }
-}
 
 // c's tile from its exact sums (acc: [rows x kTileCols]), the same arithmetic for every kernel.
 void finish_tile(const std::int32_t* acc, int rows, int cols, const float* row_scale, const float* column_scale,
@@ -197,6 +178,18 @@ namespace {
 
 #ifdef RNNSEARCH_INT8_VNNI
 
+// acc += a (u8) x w (s8), four products per int32 lane (vpdpbusd). GCC 12 copies the
+// accumulator of _mm512_dpbusd_epi32 to another register and back around the instruction,
+// and from 8 rows on spills the tile's accumulators to the stack every k step (12 rows ran
+// at half the speed): the asm reads and writes the accumulator in place.
+inline void dpbusd(__m512i& acc, __m512i a, __m512i w) {
+#if defined(__GNUC__)
+  asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(w));
+#else
+  acc = _mm512_dpbusd_epi32(acc, a, w);
+#endif
+}
+
 // AVX512_VNNI: 32 columns (two panels, 16 int32 lanes each) by up to 12 rows; each
 // vpdpbusd adds four products u8 (a + 128) x s8 (w) into a lane, then 128 * sum_k w goes.
 template <int R>
@@ -211,8 +204,8 @@ void vnni_rows(const std::uint8_t* a, int lda, const std::int8_t* w0, const std:
 #define RNNSEARCH_INT8_ROW(r)                                                  \
   if constexpr (R > r) {                                                       \
     const __m512i x = _mm512_set1_epi32(load_bits<int>(a + r * lda + 4 * p));  \
-    c##r##0 = _mm512_dpbusd_epi32(c##r##0, x, b0);                             \
-    c##r##1 = _mm512_dpbusd_epi32(c##r##1, x, b1);                             \
+    dpbusd(c##r##0, x, b0);                                                    \
+    dpbusd(c##r##1, x, b1);                                                    \
   }
     RNNSEARCH_INT8_ROW(0) RNNSEARCH_INT8_ROW(1) RNNSEARCH_INT8_ROW(2) RNNSEARCH_INT8_ROW(3)
     RNNSEARCH_INT8_ROW(4) RNNSEARCH_INT8_ROW(5) RNNSEARCH_INT8_ROW(6) RNNSEARCH_INT8_ROW(7)
@@ -244,6 +237,27 @@ void vnni_tile(const void* a, int lda, int rows, const std::int8_t* w0, const st
 
 #endif  // RNNSEARCH_INT8_VNNI
 
+// A kernel's tiles and the format (element bytes) of a's rows they read.
+struct Driver {
+  Int8RowFormat format;
+  std::size_t element;
+  Tiles tiles;
+};
+
+Driver driver_of(Int8Kernel kernel) {
+  switch (kernel) {
+    case Int8Kernel::kScalar: return {Int8RowFormat::kS8, 1, Tiles{4, false, scalar_tile}};
+#if defined(__AVX2__)
+    case Int8Kernel::kAvx2: return {Int8RowFormat::kS16, 2, Tiles{4, true, avx2_tile}};
+#endif
+#ifdef RNNSEARCH_INT8_VNNI
+    case Int8Kernel::kAvx512Vnni: return {Int8RowFormat::kU8, 1, Tiles{kMaxTileRows, true, vnni_tile}};
+#endif
+    default: break;
+  }
+  throw util::Error(std::string("int8 gemm: kernel ") + int8_kernel_name(kernel) + " is not available here");
+}
+
 }  // namespace
 
 const char* int8_kernel_name(Int8Kernel kernel) {
@@ -274,33 +288,11 @@ Int8Kernel best_int8_kernel() {
 
 void int8_gemm(ConstMatrixView a, const PackedMatrix& b, MutableMatrixView c, float alpha, float beta,
                Int8Kernel kernel) {
-  thread_local QuantizedRows quantized;
-  quantize_rows(a, b.depth4(), quantized);
-  const float* scale = quantized.scale.data();
-  const int stride = quantized.stride;
-  if (kernel == Int8Kernel::kScalar) {
-    multiply_tiles(quantized.q.data(), stride, 1, a.rows, b.cols(), b, scale, alpha, beta, c, Tiles{4, false, scalar_tile});
-    return;
-  }
-#if defined(__AVX2__)
-  if (kernel == Int8Kernel::kAvx2) {
-    thread_local std::vector<std::int16_t> wide;
-    wide.assign(quantized.q.begin(), quantized.q.end());
-    multiply_tiles(wide.data(), stride, 2, a.rows, b.cols(), b, scale, alpha, beta, c, Tiles{4, true, avx2_tile});
-    return;
-  }
-#endif
-#ifdef RNNSEARCH_INT8_VNNI
-  if (kernel == Int8Kernel::kAvx512Vnni) {
-    thread_local std::vector<std::uint8_t> offset;  // a + 128 as u8
-    offset.resize(quantized.q.size());
-    for (std::size_t i = 0; i < offset.size(); ++i) offset[i] = static_cast<std::uint8_t>(quantized.q[i] + 128);
-    multiply_tiles(offset.data(), stride, 1, a.rows, b.cols(), b, scale, alpha, beta, c,
-                   Tiles{kMaxTileRows, true, vnni_tile});
-    return;
-  }
-#endif
-  throw util::Error(std::string("int8 gemm: kernel ") + int8_kernel_name(kernel) + " is not available here");
+  const Driver driver = driver_of(kernel);
+  thread_local Int8Rows rows;
+  quantize_int8_rows(a, driver.format, rows);
+  multiply_tiles(rows.data(), rows.stride, driver.element, a.rows, b.cols(), b, rows.scale.data(), alpha, beta, c,
+                 driver.tiles);
 }
 
 }  // namespace rnnsearch::math
