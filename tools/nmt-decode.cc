@@ -43,8 +43,8 @@ int run(int argc, char** argv) {
       ("mini-batch", defaulted(&search.beam.batch_size), "sentences translated together (1 = each line at once)")
       ("maxi-batch", defaulted(&search.maxi_batch), "mini-batches per window sorted by length")
       ("precision", enum_value(&search.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision),
-       "the decoder's weight products: fp32, int8 (8-bit weights and activations), bf16 (needs avx512_bf16) or "
-       "auto (int8 where the CPU has AVX512_VNNI, else fp32)")
+       "the weight products: fp32, int8 (8-bit weights and activations), bf16 (needs avx512_bf16) or "
+       "auto (int8 where the CPU has AVX512_VNNI, else fp32); int8 and bf16 also score attention with a faster tanh")
       ("alignment",
        po::value<std::string>()->notifier(
            [&search](const std::string& name) { search.alignment = parse_alignment_output(name); }),

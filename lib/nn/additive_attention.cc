@@ -3,6 +3,7 @@
 #include "math/shape_check.h"
 #include "math/gemm.h"
 #include "math/softmax.h"
+#include "math/tanh_dot.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -40,6 +41,7 @@ void AdditiveAttention::keys_backward(const math::Matrix& annotations, const mat
 void AdditiveAttention::set_inference_precision(math::Precision precision) {
   packed_keys_weight_ = math::pack_for_inference(keys_weight_.value, precision);
   packed_query_weight_ = math::pack_for_inference(query_weight_.value, precision);
+  score_arithmetic_ = precision == math::Precision::kFp32 ? ScoreArithmetic::kExact : ScoreArithmetic::kFastTanh;
 }
 
 void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& annotations, const math::Matrix& keys,
@@ -60,29 +62,56 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
              0.0f, query_weight_.name.c_str());
   cache.projected_query.rowwise() += bias_.value.row(0);
 
+  if (row_sentence && score_arithmetic_ == ScoreArithmetic::kFastTanh) {
+    fast_scores(keys, B, mask, cache);
+  } else {
+    exact_scores(keys, B, mask, cache);
+  }
+  math::masked_softmax(cache.scores_bs, mask, math::MaskLayout::kTransposed, cache.weights);
+  weights = cache.weights;  // alpha: [R x S]
+  weighted_context(cache, annotations, B, context);
+}
+
+void AdditiveAttention::exact_scores(const math::Matrix& keys, Eigen::Index B, const math::Matrix& mask,
+                                     StepCache& cache) const {
+  const Eigen::Index S = mask.rows(), R = mask.cols(), A = attention_dim();
   // Vector products per position (e_rj = v . hidden row) run here, on the row just
   // computed, rather than as one-column products through math::gemm. Training keeps every
   // row of tanh(q_r + K_{j,b}) for step_backward; a mapped (inference) step only the
   // current one, and its rows of one sentence read that sentence's key row in turn.
-  if (!row_sentence) cache.hidden.resize(S * B, A);  // [(S*B) x A]
+  const bool mapped = cache.row_sentence != nullptr;
+  if (!mapped) cache.hidden.resize(S * B, A);  // [(S*B) x A]
   cache.hidden_row.resize(1, A);
   cache.scores_bs.resize(R, S);  // e: [R x S]
   const auto v = score_weight_.value.col(0).transpose();  // [1 x A]
   for (Eigen::Index j = 0; j < S; ++j) {
     for (Eigen::Index r = 0; r < R; ++r) {
-      auto hidden = row_sentence ? cache.hidden_row.row(0) : cache.hidden.row(j * B + r);
+      auto hidden = mapped ? cache.hidden_row.row(0) : cache.hidden.row(j * B + r);
       if (mask(j, r) != 0.0f) {
         hidden = (cache.projected_query.row(r) + keys.row(j * B + sentence_of(cache, r))).array().tanh();
         cache.scores_bs(r, j) = hidden.dot(v);
       } else {
-        if (!row_sentence) hidden.setZero();
+        if (!mapped) hidden.setZero();
         cache.scores_bs(r, j) = 0.0f;
       }
     }
   }
-  math::masked_softmax(cache.scores_bs, mask, math::MaskLayout::kTransposed, cache.weights);
-  weights = cache.weights;  // alpha: [R x S]
-  weighted_context(cache, annotations, B, context);
+}
+
+void AdditiveAttention::fast_scores(const math::Matrix& keys, Eigen::Index B, const math::Matrix& mask,
+                                    StepCache& cache) const {
+  const Eigen::Index S = mask.rows(), R = mask.cols();
+  const int A = attention_dim();
+  const math::TanhDotKernel kernel = math::best_tanh_dot_kernel();
+  const float* v = score_weight_.value.data();  // v_a: [A x 1], contiguous
+  cache.scores_bs.resize(R, S);  // e: [R x S]
+  for (Eigen::Index j = 0; j < S; ++j) {
+    for (Eigen::Index r = 0; r < R; ++r) {
+      const float* key = keys.row(j * B + sentence_of(cache, r)).data();
+      cache.scores_bs(r, j) =
+          mask(j, r) != 0.0f ? math::tanh_dot(cache.projected_query.row(r).data(), key, v, A, kernel) : 0.0f;
+    }
+  }
 }
 
 void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,

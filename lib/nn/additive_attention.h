@@ -13,6 +13,11 @@
 //              d_q = sum_j d_pre,  dW_a += s^T d_q,  db_a += sum_b d_q,  ds += d_q W_a^T,
 //              dH += alpha^T d_c;  keys_backward: dU_a += H^T dK,  dH += dK U_a^T
 // A sentence whose mask is all zero gets zero weights and a zero context.
+// Scores in inference: fp32 (and training, and every step without a row map) computes
+// e_bj as written, Eigen's tanh then the dot with v_a. With W_a packed in int8 or bf16
+// (set_inference_precision), a step with a row map computes each e_rj with
+// math::tanh_dot: a fused kernel of a cheaper tanh (error < 4.6e-5, below what those
+// products put into q), the same bits on every machine kind (tanh_dot.h).
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,8 +62,18 @@ class AdditiveAttention : public Attention {
   void query_weights_backward(const math::ConstMatrixRef& queries,
                               const math::ConstMatrixRef& d_projected_queries) const override;
 
-  // Packs U_a for precompute_keys and W_a for step (Attention::set_inference_precision).
+  // How a step with a row map computes its scores e_rj (one enum, set with the precision):
+  //   kExact     fp32 (the default; training never sets a precision): hidden row =
+  //              tanh(q_r + K_{j,b}) by Eigen into cache.hidden_row, then its dot with v_a;
+  //              the bits of the unmapped step on copied sentences.
+  //   kFastTanh  int8 and bf16: e_rj = math::tanh_dot(q_r, K_{j,b}, v_a, A), fused, nothing
+  //              stored. Steps without a row map (training's) stay kExact's arithmetic.
+  enum class ScoreArithmetic { kExact, kFastTanh };
+
+  // Packs U_a for precompute_keys and W_a for step (Attention::set_inference_precision)
+  // and sets score_arithmetic(): kExact for fp32, kFastTanh for int8 and bf16.
   void set_inference_precision(math::Precision precision) override;
+  ScoreArithmetic score_arithmetic() const { return score_arithmetic_; }
 
   AttentionForm form() const override { return AttentionForm::kAdditive; }
   int key_dim() const override { return attention_dim(); }
@@ -70,7 +85,12 @@ class AdditiveAttention : public Attention {
   Parameter& query_weight_;  // W_a: [m x A]
   Parameter& bias_;          // b_a: [1 x A]
   Parameter& score_weight_;  // v_a: [A x 1]
+  // e: [R x S] (cache.scores_bs) of every (row, position) pair, 0 at padding; mask: [S x R].
+  void exact_scores(const math::Matrix& keys, Eigen::Index B, const math::Matrix& mask, StepCache& cache) const;
+  void fast_scores(const math::Matrix& keys, Eigen::Index B, const math::Matrix& mask, StepCache& cache) const;
+
   std::unique_ptr<const math::PackedMatrix> packed_keys_weight_, packed_query_weight_;  // U_a, W_a for inference; null: fp32
+  ScoreArithmetic score_arithmetic_ = ScoreArithmetic::kExact;
 };
 
 }  // namespace rnnsearch::nn

@@ -21,7 +21,8 @@
 // row_sentence[r] of the batch (the hypotheses of a beam share their sentence's
 // annotations and keys, never copied); query, c and alpha then have R rows. Such a step
 // keeps nothing for step_backward, and each row's numbers are those of the unmapped step
-// on a batch holding copies of its sentence.
+// on a batch holding copies of its sentence (additive attention with int8 or bf16 weights
+// excepted: its mapped step has cheaper scores of its own, see additive_attention.h).
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,7 +60,7 @@ class Attention {
     mutable math::Matrix d_projected_query;      // d_q: [B x A] additive, [B x key_dim()] general and dot
     mutable math::Matrix d_pre;                  // additive: d_pre of one row: [1 x A]
     math::Matrix row_mask;                       // a mapped step's mask per row: [S x R]
-    math::Matrix hidden_row;                     // a mapped additive step's tanh of one row: [1 x A]
+    math::Matrix hidden_row;                     // a mapped additive fp32 step's tanh of one row: [1 x A]
   };
 
   virtual ~Attention() = default;

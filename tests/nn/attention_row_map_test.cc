@@ -2,12 +2,17 @@
 // annotations and keys instead of copies): for every form, each mapped row's context and
 // weights are bit for bit those of the unmapped step on a batch holding copies of the rows'
 // sentences; step_backward refuses a mapped step's cache; a row naming a sentence outside
-// the batch is an error.
+// the batch is an error. Additive attention with int8 or bf16 weights scores a mapped step
+// with math::tanh_dot (its own composed reference below), and fp32 again restores the bits.
 #include <boost/test/unit_test.hpp>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "math/precision.h"
+#include "math/softmax.h"
+#include "math/tanh_dot.h"
+#include "nn/additive_attention.h"
 #include "nn/attention.h"
 #include "nn/parameters.h"
 #include "support/gradcheck.h"
@@ -101,6 +106,51 @@ BOOST_AUTO_TEST_CASE(a_mapped_step_equals_the_step_on_copied_sentences) {
       }
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(reduced_precision_scores_a_mapped_additive_step_with_tanh_dot) {
+  constexpr int D = 32, M = 16, A = 37;  // A % 16 != 0
+  const std::vector<int> rows = {1, 0, 0, 2, 1, 1};
+  const auto R = static_cast<Eigen::Index>(rows.size());
+  nn::ParameterRegistry registry;
+  nn::AdditiveAttention attention(registry, "att", D, M, A);
+  rt::randomize(registry, 7, 0.8f);
+  const math::Matrix annotations = rt::random_matrix(kS * kB, D, 8), query = rt::random_matrix(R, M, 9);
+  const math::Matrix mask = row_map_mask();
+  math::Matrix keys, exact_context, exact_weights, context, weights;
+  attention.precompute_keys(annotations, keys);
+  nn::Attention::StepCache cache;
+  attention.step(query, annotations, keys, mask, cache, exact_context, exact_weights, &rows);
+  BOOST_TEST((attention.score_arithmetic() == nn::AdditiveAttention::ScoreArithmetic::kExact));
+
+  for (const math::Precision precision : {math::Precision::kInt8, math::Precision::kBf16}) {
+    if (!math::precision_supported(precision)) continue;
+    BOOST_TEST_CONTEXT(math::precision_name(precision)) {
+      attention.set_inference_precision(precision);
+      BOOST_TEST((attention.score_arithmetic() == nn::AdditiveAttention::ScoreArithmetic::kFastTanh));
+      attention.step(query, annotations, keys, mask, cache, context, weights, &rows);
+      math::Matrix scores = math::Matrix::Zero(R, kS), expected_weights;  // e: [R x S] from the step's own q
+      const float* v = registry.get("att.v").value.data();
+      for (Eigen::Index j = 0; j < kS; ++j) {
+        for (Eigen::Index r = 0; r < R; ++r) {
+          const int b = rows[static_cast<std::size_t>(r)];
+          if (mask(j, b) == 0.0f) continue;
+          scores(r, j) = math::tanh_dot(cache.projected_query.row(r).data(), keys.row(j * kB + b).data(), v, A,
+                                        math::best_tanh_dot_kernel());
+        }
+      }
+      BOOST_TEST((cache.scores_bs.array() == scores.array()).all());
+      math::masked_softmax(scores, cache.row_mask, math::MaskLayout::kTransposed, expected_weights);
+      BOOST_TEST((weights.array() == expected_weights.array()).all());
+      BOOST_TEST(weights.row(3).isZero(0.0f));  // the all-padding sentence
+      BOOST_TEST((weights - exact_weights).cwiseAbs().maxCoeff() < 0.05f);  // int8 q, close to fp32's
+    }
+  }
+  attention.set_inference_precision(math::Precision::kFp32);
+  BOOST_TEST((attention.score_arithmetic() == nn::AdditiveAttention::ScoreArithmetic::kExact));
+  attention.step(query, annotations, keys, mask, cache, context, weights, &rows);
+  BOOST_TEST((context.array() == exact_context.array()).all());
+  BOOST_TEST((weights.array() == exact_weights.array()).all());
 }
 
 BOOST_AUTO_TEST_CASE(a_row_outside_the_batch_is_an_error) {

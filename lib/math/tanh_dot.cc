@@ -1,0 +1,159 @@
+// The kernels of tanh_dot.h: one arithmetic, written three times (scalar, AVX2, AVX-512).
+// The scalar code writes every multiply-add as std::fma and no product feeds an addition,
+// so the compiler has nothing to contract into an fma of its own.
+#include "math/tanh_dot.h"
+
+#include <cmath>
+#include <string>
+
+#include "util/error.h"
+
+#if defined(__AVX2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace rnnsearch::math {
+
+namespace {
+
+// fast_tanh's clamp and coefficients: P(s) = P0 + P1 s + P2 s^2, Q(s) = 1 + Q1 s + Q2 s^2,
+// fitted (Loeb's linearization with Lawson's weights) to tanh on [0, 10] with the clamp.
+constexpr float kClamp = 5.0f;
+constexpr float kP0 = 0.99980300220794765f, kP1 = 0.10165116056761476f, kP2 = 0.00065321446652657612f;
+constexpr float kQ1 = 0.43441560972667479f, kQ2 = 0.012619536398138124f;
+constexpr int kLanes = 16;
+
+float tanh_dot_scalar(const float* q, const float* k, const float* v, int n) {
+  float lane[kLanes] = {};
+  for (int a = 0; a < n; ++a) lane[a % kLanes] = std::fma(v[a], fast_tanh(q[a] + k[a]), lane[a % kLanes]);
+  for (int width = kLanes / 2; width >= 1; width /= 2) {
+    for (int i = 0; i < width; ++i) lane[i] += lane[i + width];
+  }
+  return lane[0];
+}
+
+#if (defined(__AVX2__) && defined(__FMA__)) || defined(__AVX512F__)
+// Lanes 0-7 summed pairwise as tanh_dot.h says: l[i] + l[i + 4], then + 2, then + 1.
+inline float sum_8_lanes(__m256 l8) {
+  const __m128 l4 = _mm_add_ps(_mm256_castps256_ps128(l8), _mm256_extractf128_ps(l8, 1));
+  const __m128 l2 = _mm_add_ps(l4, _mm_movehl_ps(l4, l4));
+  return _mm_cvtss_f32(_mm_add_ss(l2, _mm_movehdup_ps(l2)));
+}
+#endif
+
+#if defined(__AVX2__) && defined(__FMA__)
+// acc + v * fast_tanh(x) for 8 elements.
+inline __m256 tanh_fma_8(__m256 x, __m256 v, __m256 acc) {
+  const __m256 y = _mm256_max_ps(_mm256_set1_ps(-kClamp), _mm256_min_ps(_mm256_set1_ps(kClamp), x));
+  const __m256 s = _mm256_mul_ps(y, y);
+  const __m256 p_inner = _mm256_fmadd_ps(_mm256_set1_ps(kP2), s, _mm256_set1_ps(kP1));
+  const __m256 d_inner = _mm256_fmadd_ps(_mm256_set1_ps(kQ2), s, _mm256_set1_ps(kQ1));
+  const __m256 p = _mm256_fmadd_ps(p_inner, s, _mm256_set1_ps(kP0));
+  const __m256 d = _mm256_fmadd_ps(d_inner, s, _mm256_set1_ps(1.0f));
+  return _mm256_fmadd_ps(v, _mm256_div_ps(_mm256_mul_ps(y, p), d), acc);
+}
+
+// The next `count` (< 16) elements' share of lanes lo (0-7) and hi (8-15); the rest read as 0.
+inline void tanh_tail_avx2(const float* q, const float* k, const float* v, int count, __m256& lo, __m256& hi) {
+  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i mask_lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(count), index);
+  const __m256i mask_hi = _mm256_cmpgt_epi32(_mm256_set1_epi32(count - 8), index);
+  lo = tanh_fma_8(_mm256_add_ps(_mm256_maskload_ps(q, mask_lo), _mm256_maskload_ps(k, mask_lo)),
+                  _mm256_maskload_ps(v, mask_lo), lo);
+  hi = tanh_fma_8(_mm256_add_ps(_mm256_maskload_ps(q + 8, mask_hi), _mm256_maskload_ps(k + 8, mask_hi)),
+                  _mm256_maskload_ps(v + 8, mask_hi), hi);
+}
+
+float tanh_dot_avx2(const float* q, const float* k, const float* v, int n) {
+  __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();  // lanes 0-7 and 8-15
+  int a = 0;
+  for (; a + kLanes <= n; a += kLanes) {
+    lo = tanh_fma_8(_mm256_add_ps(_mm256_loadu_ps(q + a), _mm256_loadu_ps(k + a)), _mm256_loadu_ps(v + a), lo);
+    hi = tanh_fma_8(_mm256_add_ps(_mm256_loadu_ps(q + a + 8), _mm256_loadu_ps(k + a + 8)), _mm256_loadu_ps(v + a + 8),
+                    hi);
+  }
+  if (a < n) tanh_tail_avx2(q + a, k + a, v + a, n - a, lo, hi);
+  return sum_8_lanes(_mm256_add_ps(lo, hi));
+}
+#endif
+
+#if defined(__AVX512F__)
+// acc + v * fast_tanh(x) for 16 elements.
+inline __m512 tanh_fma_16(__m512 x, __m512 v, __m512 acc) {
+  const __m512 y = _mm512_max_ps(_mm512_set1_ps(-kClamp), _mm512_min_ps(_mm512_set1_ps(kClamp), x));
+  const __m512 s = _mm512_mul_ps(y, y);
+  const __m512 p_inner = _mm512_fmadd_ps(_mm512_set1_ps(kP2), s, _mm512_set1_ps(kP1));
+  const __m512 d_inner = _mm512_fmadd_ps(_mm512_set1_ps(kQ2), s, _mm512_set1_ps(kQ1));
+  const __m512 p = _mm512_fmadd_ps(p_inner, s, _mm512_set1_ps(kP0));
+  const __m512 d = _mm512_fmadd_ps(d_inner, s, _mm512_set1_ps(1.0f));
+  return _mm512_fmadd_ps(v, _mm512_div_ps(_mm512_mul_ps(y, p), d), acc);
+}
+
+float tanh_dot_avx512(const float* q, const float* k, const float* v, int n) {
+  __m512 acc = _mm512_setzero_ps();
+  int a = 0;
+  for (; a + kLanes <= n; a += kLanes) {
+    acc = tanh_fma_16(_mm512_add_ps(_mm512_loadu_ps(q + a), _mm512_loadu_ps(k + a)), _mm512_loadu_ps(v + a), acc);
+  }
+  if (a < n) {
+    const auto valid = static_cast<__mmask16>((1u << (n - a)) - 1u);
+    acc = tanh_fma_16(_mm512_add_ps(_mm512_maskz_loadu_ps(valid, q + a), _mm512_maskz_loadu_ps(valid, k + a)),
+                      _mm512_maskz_loadu_ps(valid, v + a), acc);
+  }
+  const __m256 high = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc), 1));
+  return sum_8_lanes(_mm256_add_ps(_mm512_castps512_ps256(acc), high));
+}
+#endif
+
+}  // namespace
+
+float fast_tanh(float x) {
+  float y = kClamp < x ? kClamp : x;  // min and max as the vector instructions take them
+  y = -kClamp > y ? -kClamp : y;
+  const float s = y * y;
+  const float p = std::fma(std::fma(kP2, s, kP1), s, kP0);
+  const float d = std::fma(std::fma(kQ2, s, kQ1), s, 1.0f);
+  return (y * p) / d;
+}
+
+const char* tanh_dot_kernel_name(TanhDotKernel kernel) {
+  switch (kernel) {
+    case TanhDotKernel::kScalar: return "scalar";
+    case TanhDotKernel::kAvx2: return "avx2";
+    case TanhDotKernel::kAvx512: return "avx512";
+  }
+  return "unknown";
+}
+
+std::vector<TanhDotKernel> tanh_dot_kernels() {
+  std::vector<TanhDotKernel> kernels{TanhDotKernel::kScalar};
+  __builtin_cpu_init();
+#if defined(__AVX2__) && defined(__FMA__)
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) kernels.push_back(TanhDotKernel::kAvx2);
+#endif
+#if defined(__AVX512F__)
+  if (__builtin_cpu_supports("avx512f")) kernels.push_back(TanhDotKernel::kAvx512);
+#endif
+  return kernels;
+}
+
+TanhDotKernel best_tanh_dot_kernel() {
+  static const TanhDotKernel best = tanh_dot_kernels().back();
+  return best;
+}
+
+float tanh_dot(const float* q, const float* k, const float* v, int n, TanhDotKernel kernel) {
+  switch (kernel) {
+    case TanhDotKernel::kScalar: return tanh_dot_scalar(q, k, v, n);
+#if defined(__AVX2__) && defined(__FMA__)
+    case TanhDotKernel::kAvx2: return tanh_dot_avx2(q, k, v, n);
+#endif
+#if defined(__AVX512F__)
+    case TanhDotKernel::kAvx512: return tanh_dot_avx512(q, k, v, n);
+#endif
+    default: break;
+  }
+  throw util::Error(std::string("tanh_dot: kernel ") + tanh_dot_kernel_name(kernel) + " is not available here");
+}
+
+}  // namespace rnnsearch::math
