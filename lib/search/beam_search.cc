@@ -131,30 +131,32 @@ void keep_best(const Row& row, std::int32_t column, float value, int take, std::
 }
 
 // The `take` best of a row's columns (all, or the ascending list `columns`) into top
-// (best first: the higher value, then the lower column), in one pass. Over all columns a
-// block of 16 is skipped at once when none beats the worst kept value (exactly what
+// (best first: the higher value, then the lower column), in one pass. A block of 16
+// columns is skipped at once when none beats the worst kept value (exactly what
 // keep_best would do with each of them: that value only rises).
 template <typename Row>
 void top_columns(const Row& row, const std::vector<int>* columns, int take, std::vector<std::int32_t>& top) {
   top.clear();
-  if (columns) {
-    for (const int column : *columns) keep_best(row, column, row(column), take, top);
-    return;
-  }
   constexpr std::int32_t kBlock = 16;
-  const auto count = static_cast<std::int32_t>(row.size());
+  const auto count = static_cast<std::int32_t>(columns ? columns->size() : static_cast<std::size_t>(row.size()));
   const float* values = row.data();
+  const int* listed = columns ? columns->data() : nullptr;
+  const auto column = [&](std::int32_t k) { return listed ? listed[k] : k; };
   std::int32_t k = 0;
   for (; k + kBlock <= count; k += kBlock) {
     if (static_cast<int>(top.size()) == take) {
       const float worst = values[top.back()];
       bool any = false;
-      for (std::int32_t i = 0; i < kBlock; ++i) any |= values[k + i] > worst;
+      if (listed) {
+        for (std::int32_t i = 0; i < kBlock; ++i) any |= values[listed[k + i]] > worst;
+      } else {
+        for (std::int32_t i = 0; i < kBlock; ++i) any |= values[k + i] > worst;
+      }
       if (!any) continue;
     }
-    for (std::int32_t i = 0; i < kBlock; ++i) keep_best(row, k + i, values[k + i], take, top);
+    for (std::int32_t i = k; i < k + kBlock; ++i) keep_best(row, column(i), values[column(i)], take, top);
   }
-  for (; k < count; ++k) keep_best(row, k, values[k], take, top);
+  for (; k < count; ++k) keep_best(row, column(k), values[column(k)], take, top);
 }
 
 // Candidates of the live rows [begin, end) of one sentence: each row's K best words,
