@@ -5,7 +5,8 @@
 // parameters: each thread owns a contiguous shard of the registry, sums that shard's
 // gradients into the master (in replica order, so the same thread count always gives
 // the same bits), and after the norm is known clips, steps the optimizer and copies the
-// new values to the other replicas, all for its shard only.
+// new values to the other replicas, all for its shard only, each in one pass over its
+// parameters (nn::add_gradients_and_square, nn::fused_update).
 // Every matrix product runs on one BLAS thread: the parallelism is here, in one pool,
 // not in a spinning BLAS pool beside it.
 // Across processes (train/process_group.h): the global batch is cut into processes x
@@ -58,8 +59,6 @@ class DataParallel {
   void run(const std::function<void(model::RnnSearch&, int)>& work);
 
  private:
-  void copy_to_replicas(std::size_t first, std::size_t last);
-
   const ProcessGroup* group_;
   std::vector<model::RnnSearch*> replicas_;  // [0] is the master
   std::vector<std::pair<std::size_t, std::size_t>> shards_;  // per thread: [first, last) parameters
