@@ -4,6 +4,7 @@
 
 #include "math/gemm.h"
 #include "math/product_precision.h"
+#include "math/transpose.h"
 #include "model/guided_alignment.h"
 #include "model/rnnsearch.h"
 #include "model/rnnsearch_workspace.h"
@@ -234,7 +235,7 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
   w.d_keys.setZero(d.SB, w.keys.cols());
   w.d_query_step.resize(d.B, d.m);
   // The transposed weights of the per-step backward products, copied once (nn::Gru::TransposedRecurrent).
-  w.context_weight_t = context_weight.transpose();  // [3m x 2n]
+  math::transpose(context_weight, w.context_weight_t);  // [3m x 2n]
   decoder_.transpose_recurrent(w.decoder_transposed);
   const int deferred = attention_->deferred_dim();  // width of each step's d_q (0: nothing deferred)
   w.d_projected_queries.resize(d.TB, deferred);

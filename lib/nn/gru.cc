@@ -2,6 +2,7 @@
 
 #include "math/shape_check.h"
 #include "math/gemm.h"
+#include "math/transpose.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -125,8 +126,8 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
 }
 
 void Gru::transpose_recurrent(TransposedRecurrent& out) const {
-  out.zr = recurrent_zr_.value.transpose();
-  out.h = recurrent_h_.value.transpose();
+  math::transpose(recurrent_zr_.value, out.zr);
+  math::transpose(recurrent_h_.value, out.h);
 }
 
 void Gru::recurrent_weights_backward(const math::ConstMatrixRef& h_prev, const math::ConstMatrixRef& reset_state,
