@@ -237,6 +237,7 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
   // The transposed weights of the per-step backward products, copied once (nn::Gru::TransposedRecurrent).
   math::transpose(context_weight, w.context_weight_t);  // [3m x 2n]
   decoder_.transpose_recurrent(w.decoder_transposed);
+  attention_->transpose_weights(w.attention_transposed);
   const int deferred = attention_->deferred_dim();  // width of each step's d_q (0: nothing deferred)
   w.d_projected_queries.resize(d.TB, deferred);
   for (int i = d.T - 1; i >= 0; --i) {
@@ -258,7 +259,7 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
       d_weights = &w.d_weights_step;
     }
     attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
-                              w.d_keys, nn::WeightGradients::kDeferred);
+                              w.d_keys, nn::WeightGradients::kDeferred, &w.attention_transposed);
     if (deferred > 0) w.d_projected_queries.middleRows(rows, d.B) = w.attention_steps[i].d_projected_query;
     w.d_states.middleRows(rows, d.B) += w.d_query_step;
   }

@@ -77,6 +77,7 @@ struct RnnSearch::Workspace {
   math::Matrix d_projected_queries;  // [(T*B) x deferred_dim], block i = d_q of step i (additive: A)
   math::Matrix context_weight_t;     // the context rows of decoder.gru.W, transposed: [3m x 2n]
   nn::Gru::TransposedRecurrent decoder_transposed;
+  nn::Attention::TransposedWeights attention_transposed;
   // Guided alignment.
   std::vector<char> guided_steps;    // T flags: step i has a target row with links
   math::Matrix d_weights_step;       // d_alpha of one step: [B x S]

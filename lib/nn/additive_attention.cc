@@ -3,6 +3,7 @@
 #include "math/shape_check.h"
 #include "math/gemm.h"
 #include "math/softmax.h"
+#include "math/transpose.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -102,15 +103,15 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
 void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,
                                       const math::Matrix* d_weights, math::Matrix& d_query,
                                       math::Matrix& d_annotations, math::Matrix& d_keys,
-                                      WeightGradients weights) const {
+                                      WeightGradients weights, const TransposedWeights* transposed) const {
   check_backward_cache(cache, keys_weight_.name);
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), A = attention_dim();
-  check_shape(d_context, B, D, keys_weight_.name + " gradient d_context");
-  if (d_weights) check_shape(*d_weights, B, S, keys_weight_.name + " gradient d_weights");
-  check_shape(d_query, B, query_dim(), query_weight_.name + " gradient d_query");
-  check_shape(d_annotations, S * B, D, keys_weight_.name + " gradient d_annotations");
-  check_shape(d_keys, S * B, A, keys_weight_.name + " gradient d_keys");
+  check_shape(d_context, B, D, keys_weight_.name, "gradient d_context");
+  if (d_weights) check_shape(*d_weights, B, S, keys_weight_.name, "gradient d_weights");
+  check_shape(d_query, B, query_dim(), query_weight_.name, "gradient d_query");
+  check_shape(d_annotations, S * B, D, keys_weight_.name, "gradient d_annotations");
+  check_shape(d_keys, S * B, A, keys_weight_.name, "gradient d_keys");
 
   context_backward(cache, d_context, d_weights, d_annotations);  // d_e into cache.scores_bs
 
@@ -149,8 +150,18 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
   if (weights == WeightGradients::kNow) {
     query_weights_backward(cache.query, cache.d_projected_query);
   }
-  math::gemm(cache.d_projected_query, Transpose::kNo, query_weight_.value, Transpose::kYes, d_query, 1.0f, 1.0f,
-             query_weight_.name.c_str());
+  if (transposed) {  // d_query += d_q W_a^T
+    check_shape(transposed->query, A, query_dim(), query_weight_.name, "transposed copy");
+    math::gemm(cache.d_projected_query, Transpose::kNo, transposed->query, Transpose::kNo, d_query, 1.0f, 1.0f,
+               query_weight_.name.c_str());
+  } else {
+    math::gemm(cache.d_projected_query, Transpose::kNo, query_weight_.value, Transpose::kYes, d_query, 1.0f, 1.0f,
+               query_weight_.name.c_str());
+  }
+}
+
+void AdditiveAttention::transpose_weights(TransposedWeights& out) const {
+  math::transpose(query_weight_.value, out.query);
 }
 
 void AdditiveAttention::query_weights_backward(const math::ConstMatrixRef& queries,
