@@ -191,10 +191,11 @@ class RnnSearch {
   void encoder_forward(const data::Batch& batch, float dropout, util::Rng* dropout_rng, nn::Pass pass);
   void decoder_inputs_forward(const data::Batch& batch, float dropout, util::Rng* dropout_rng);
   void decoder_forward(const data::Batch& batch, nn::Pass pass);
+  // With kForwardBackward, the gradient of the logits is kept, scaled by gradient_scale.
   nn::CrossEntropySum output_loss(const data::Batch& batch, const LossOptions& options, util::Rng* dropout_rng,
-                                  nn::Pass pass);
+                                  nn::Pass pass, float gradient_scale);
   void backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
-  void output_loss_backward(float gradient_scale);
+  void output_loss_backward();
   void decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
   void decoder_weights_backward(const data::Batch& batch);
   void encoder_backward(const data::Batch& batch);

@@ -66,7 +66,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
           translation_gradients ? nn::Pass::kForwardBackward : nn::Pass::kForwardOnly);
   if (options.alignment_head_only) return alignment_head_loss(batch, options, gradient_scale);
   const nn::CrossEntropySum result = output_loss(
-      batch, options, dropout_rng, gradients ? nn::Pass::kForwardBackward : nn::Pass::kForwardOnly);
+      batch, options, dropout_rng, gradients ? nn::Pass::kForwardBackward : nn::Pass::kForwardOnly, gradient_scale);
   if (gradients) backward(batch, options, gradient_scale);
   return result;
 }
@@ -165,7 +165,7 @@ void RnnSearch::decoder_forward(const data::Batch& batch, nn::Pass pass) {
 // and the guided-alignment cost, -sum_j g_ij log(alpha_ij + eps) over the target rows with
 // links.
 nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossOptions& options,
-                                           util::Rng* dropout_rng, nn::Pass pass) {
+                                           util::Rng* dropout_rng, nn::Pass pass, float gradient_scale) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
   deep_output_.forward(w.states, w.embedded, w.contexts, w.deep, w.readout);  // t: [(T*B) x l]
@@ -188,7 +188,7 @@ nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossO
   w.ones.setOnes(N, 1);
   nn::CrossEntropySum result =
       nn::softmax_cross_entropy(w.logits, w.real_targets, w.ones, options.label_smoothing,
-                                pass == nn::Pass::kForwardBackward ? &w.d_logits : nullptr);
+                                pass == nn::Pass::kForwardBackward ? &w.d_logits : nullptr, gradient_scale);
 
   w.guided = has_guide(batch, options);
   if (w.guided && !attention_->has_weights()) {
@@ -204,17 +204,16 @@ nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossO
 // ---- Backward, in the reverse order of forward ----
 
 void RnnSearch::backward(const data::Batch& batch, const LossOptions& options, float gradient_scale) {
-  output_loss_backward(gradient_scale);
+  output_loss_backward();
   decoder_backward(batch, options, gradient_scale);
   decoder_weights_backward(batch);
   encoder_backward(batch);
 }
 
-// Softmax layer, dropout, deep output.
-void RnnSearch::output_loss_backward(float gradient_scale) {
+// Softmax layer (from d_logits, scaled by output_loss), dropout, deep output.
+void RnnSearch::output_loss_backward() {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
-  w.d_logits *= gradient_scale;
   output_backward(w.real_readout, w.d_logits, w.d_real_readout);
   w.d_readout.setZero(d.TB, d.l);
   for (std::size_t k = 0; k < w.real_rows.size(); ++k) {
@@ -235,7 +234,9 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
   const BatchDims& d = w.dims;
   const nn::Parameter& gru_weight = parameters_.get("decoder.gru.W");
   const auto context_weight = gru_weight.value.bottomRows(d.D);  // [2n x 3m]
-  w.d_projected.setZero(d.TB, d.G);
+  // Gru::step_backward overwrites the blocks of steps 0..T-2; the last step has no GRU step.
+  w.d_projected.resize(d.TB, d.G);
+  w.d_projected.bottomRows(d.B).setZero();
   w.d_annotations.setZero(d.SB, d.D);
   w.d_keys.setZero(d.SB, w.keys.cols());
   w.d_query_step.resize(d.B, d.m);
