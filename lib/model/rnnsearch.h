@@ -53,6 +53,19 @@ enum class Initialization {
   kXavier,  // orthogonal recurrent blocks, Glorot-scaled Gaussian weights, zero biases (trains faster)
 };
 
+// Copies of the weights the backward pass multiplies transposed, so that its per-step
+// products run as A B (nn::Gru::TransposedRecurrent says why): the GRUs' recurrent
+// weights, the decoder's context weights, the attention's query weights. Made from the
+// current values by RnnSearch::transpose_weights; a loss given them (LossOptions::transposed)
+// reads them instead of making its own, so data-parallel replicas, whose values are the
+// same, share one set made once per update.
+struct TransposedWeights {
+  nn::BiEncoder::TransposedRecurrent encoder;
+  nn::Gru::TransposedRecurrent decoder;
+  math::Matrix context;                        // rows e.. of decoder.gru.W, transposed: [3m x 2n]
+  nn::Attention::TransposedWeights attention;  // additive: W_a^T
+};
+
 struct LossOptions {
   float dropout = 0.0f;          // probability of zeroing an embedding or deep-output unit
   float label_smoothing = 0.0f;  // eps of nn::softmax_cross_entropy
@@ -68,6 +81,9 @@ struct LossOptions {
   // The matrix products of a loss with gradients (math/product_precision.h); a loss
   // without gradients (validation) multiplies in fp32.
   math::Precision precision = math::Precision::kFp32;
+  // Made by transpose_weights from this model's current values (or those of a model with
+  // the same values); null: the backward pass makes its own.
+  const TransposedWeights* transposed = nullptr;
 };
 
 // Which weights forced_attention returns: the decoder's attention alpha, or the
@@ -126,6 +142,9 @@ class RnnSearch {
   // dropout_rng is needed when options.dropout > 0.
   nn::CrossEntropySum loss(const data::Batch& batch, const LossOptions& options, float gradient_scale,
                            util::Rng* dropout_rng = nullptr);
+  // Fills the pieces of `out` that fall to part `part` of `parts` (pieces go to parts by
+  // size): parts made at the same time, one per thread, make all of it.
+  void transpose_weights(TransposedWeights& out, int part = 0, int parts = 1) const;
 
   // Teacher-forced attention of every pair of the batch (no dropout): out[b] is
   // [(target length + 1) x (source length + 1)], one row per target token and </s>, one
@@ -196,9 +215,10 @@ class RnnSearch {
                                   nn::Pass pass, float gradient_scale);
   void backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
   void output_loss_backward();
-  void decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
+  void decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale,
+                        const TransposedWeights& transposed);
   void decoder_weights_backward(const data::Batch& batch);
-  void encoder_backward(const data::Batch& batch);
+  void encoder_backward(const data::Batch& batch, const TransposedWeights& transposed);
   // The alignment head over the states of the forward pass: its weights for every step,
   // then its guided cost (result.loss) and, with gradient_scale != 0, its parameters'
   // gradients.

@@ -1,6 +1,9 @@
 // RnnSearch's teacher-forced passes over a batch of pairs: the training loss (forward,
 // then backward when there are gradients to take) and forced_attention (forward only).
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 #include "math/gemm.h"
 #include "math/product_precision.h"
@@ -204,10 +207,34 @@ nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossO
 // ---- Backward, in the reverse order of forward ----
 
 void RnnSearch::backward(const data::Batch& batch, const LossOptions& options, float gradient_scale) {
+  const TransposedWeights* transposed = options.transposed;
+  if (!transposed) {
+    transpose_weights(work_->transposed);
+    transposed = &work_->transposed;
+  }
   output_loss_backward();
-  decoder_backward(batch, options, gradient_scale);
+  decoder_backward(batch, options, gradient_scale, *transposed);
   decoder_weights_backward(batch);
-  encoder_backward(batch);
+  encoder_backward(batch, *transposed);
+}
+
+void RnnSearch::transpose_weights(TransposedWeights& out, int part, int parts) const {
+  const int n = config_.encoder_hidden, m = config_.decoder_hidden;
+  const int A = attention_->key_dim();
+  // The pieces, largest first, each to the part with the least so far (ties: the lowest).
+  const std::pair<long, std::function<void()>> pieces[] = {
+      {6L * n * m, [&] { math::transpose(parameters_.get("decoder.gru.W").value.bottomRows(2 * n), out.context); }},
+      {3L * m * m, [&] { decoder_.transpose_recurrent(out.decoder); }},
+      {static_cast<long>(A) * m, [&] { attention_->transpose_weights(out.attention); }},
+      {3L * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 0); }},
+      {3L * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 1); }},
+  };
+  std::vector<long> load(static_cast<std::size_t>(std::max(parts, 1)), 0);
+  for (const auto& [size, make] : pieces) {
+    const auto least = std::min_element(load.begin(), load.end()) - load.begin();
+    load[static_cast<std::size_t>(least)] += size;
+    if (least == part) make();
+  }
 }
 
 // Softmax layer (from d_logits, scaled by output_loss), dropout, deep output.
@@ -229,21 +256,17 @@ void RnnSearch::output_loss_backward() {
 
 // Through the recurrence, last step first; the per-step weight gradients are deferred to
 // decoder_weights_backward.
-void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale) {
+void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale,
+                                 const TransposedWeights& transposed) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
   const nn::Parameter& gru_weight = parameters_.get("decoder.gru.W");
-  const auto context_weight = gru_weight.value.bottomRows(d.D);  // [2n x 3m]
   // Gru::step_backward overwrites the blocks of steps 0..T-2; the last step has no GRU step.
   w.d_projected.resize(d.TB, d.G);
   w.d_projected.bottomRows(d.B).setZero();
   w.d_annotations.setZero(d.SB, d.D);
   w.d_keys.setZero(d.SB, w.keys.cols());
   w.d_query_step.resize(d.B, d.m);
-  // The transposed weights of the per-step backward products, copied once (nn::Gru::TransposedRecurrent).
-  math::transpose(context_weight, w.context_weight_t);  // [3m x 2n]
-  decoder_.transpose_recurrent(w.decoder_transposed);
-  attention_->transpose_weights(w.attention_transposed);
   const int deferred = attention_->deferred_dim();  // width of each step's d_q (0: nothing deferred)
   w.d_projected_queries.resize(d.TB, deferred);
   for (int i = d.T - 1; i >= 0; --i) {
@@ -251,8 +274,8 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
     if (i + 1 < d.T) {
       auto d_step_projected = w.d_projected.middleRows(rows, d.B);
       decoder_.step_backward(w.gru_steps[i], w.d_states.middleRows(rows + d.B, d.B), d_step_projected,
-                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &w.decoder_transposed);
-      math::gemm(d_step_projected, Transpose::kNo, w.context_weight_t, Transpose::kNo,
+                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &transposed.decoder);
+      math::gemm(d_step_projected, Transpose::kNo, transposed.context, Transpose::kNo,
                  w.d_contexts.middleRows(rows, d.B), 1.0f, 1.0f, gru_weight.name.c_str());
     }
     w.d_context_step = w.d_contexts.middleRows(rows, d.B);
@@ -265,7 +288,7 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
       d_weights = &w.d_weights_step;
     }
     attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
-                              w.d_keys, nn::WeightGradients::kDeferred, &w.attention_transposed);
+                              w.d_keys, nn::WeightGradients::kDeferred, &transposed.attention);
     if (deferred > 0) w.d_projected_queries.middleRows(rows, d.B) = w.attention_steps[i].d_projected_query;
     w.d_states.middleRows(rows, d.B) += w.d_query_step;
   }
@@ -297,7 +320,7 @@ void RnnSearch::decoder_weights_backward(const data::Batch& batch) {
 
 // s_0 = tanh(M W_s + b_s), M the masked mean of the annotations; the attention keys; the
 // encoder.
-void RnnSearch::encoder_backward(const data::Batch& batch) {
+void RnnSearch::encoder_backward(const data::Batch& batch, const TransposedWeights& transposed) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
   w.d_initial_pre = w.d_states.topRows(d.B).array() * (1.0f - w.initial_state.array().square());
@@ -310,7 +333,7 @@ void RnnSearch::encoder_backward(const data::Batch& batch) {
     }
   }
   attention_->keys_backward(w.annotations, w.d_keys, w.d_annotations);
-  encoder_.backward(w.encoder, w.d_annotations);
+  encoder_.backward(w.encoder, w.d_annotations, &transposed.encoder);
 }
 
 // ---- The alignment head ----

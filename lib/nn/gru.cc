@@ -205,8 +205,8 @@ void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::M
   }
 }
 
-void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx,
-                   math::Matrix* dh0) const {
+void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx, math::Matrix* dh0,
+                   const TransposedRecurrent* transposed) const {
   const Eigen::Index T = cache.mask.rows(), B = cache.mask.cols();
   const int H = hidden_dim();
   check_shape(d_states, T * B, H, recurrent_h_.name + " gradient d_states");
@@ -216,7 +216,10 @@ void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, mat
   cache.d_projected.resize(T * B, 3 * H);
   cache.dh_step.resize(B, H);
   cache.dh_carry.setZero(B, H);  // gradient of the state the next-processed step started from
-  transpose_recurrent(cache.transposed);
+  if (!transposed) {
+    transpose_recurrent(cache.transposed);
+    transposed = &cache.transposed;
+  }
   const bool reverse = cache.direction == Direction::kRightToLeft;
   for (Eigen::Index i = T - 1; i >= 0; --i) {
     const Eigen::Index t = reverse ? T - 1 - i : i;
@@ -231,7 +234,7 @@ void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, mat
       }
     }
     step_backward(cache.steps[t], cache.dh_step, cache.d_projected.middleRows(t * B, B), cache.dh_carry,
-                  WeightGradients::kDeferred, &cache.transposed);
+                  WeightGradients::kDeferred, transposed);
   }
   recurrent_weights_backward(cache.h_prev_all, cache.reset_all, cache.d_projected);
   if (dh0) *dh0 += cache.dh_carry;

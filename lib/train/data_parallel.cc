@@ -62,13 +62,18 @@ DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corp
   std::vector<nn::CrossEntropySum> sums(replicas_.size());
   const bool zero_first = !gradients_are_zero_;
   gradients_are_zero_ = false;
+  model::LossOptions shared = options;
+  if (!options.alignment_head_only) {  // the translation model's backward pass runs
+    run([&](model::RnnSearch&, int k) { replicas_[0]->transpose_weights(transposed_, k, threads()); });
+    shared.transposed = &transposed_;
+  }
   run([&](model::RnnSearch& replica, int k) {
     if (zero_first) replica.parameters().zero_gradients();
     const auto part = static_cast<std::size_t>(worker(k));
     if (part >= parts.size()) return;
     const data::Batch batch = data::make_batch(corpus, parts[part]);
     util::Rng rng((seed * 1000003ull + static_cast<std::uint64_t>(update)) * 64ull + part);
-    sums[static_cast<std::size_t>(k)] = replica.loss(batch, options, scale, &rng);
+    sums[static_cast<std::size_t>(k)] = replica.loss(batch, shared, scale, &rng);
   });
   Gradients result;
   for (const auto& sum : sums) {
