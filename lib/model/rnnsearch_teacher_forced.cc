@@ -212,23 +212,27 @@ void RnnSearch::backward(const data::Batch& batch, const LossOptions& options, f
     transpose_weights(work_->transposed);
     transposed = &work_->transposed;
   }
-  output_loss_backward();
+  output_loss_backward(*transposed);
   decoder_backward(batch, options, gradient_scale, *transposed);
   decoder_weights_backward(batch);
   encoder_backward(batch, *transposed);
 }
 
 void RnnSearch::transpose_weights(TransposedWeights& out, int part, int parts) const {
-  const int n = config_.encoder_hidden, m = config_.decoder_hidden;
-  const int A = attention_->key_dim();
-  // The pieces, largest first, each to the part with the least so far (ties: the lowest).
-  const std::pair<long, std::function<void()>> pieces[] = {
-      {6L * n * m, [&] { math::transpose(parameters_.get("decoder.gru.W").value.bottomRows(2 * n), out.context); }},
-      {3L * m * m, [&] { decoder_.transpose_recurrent(out.decoder); }},
-      {static_cast<long>(A) * m, [&] { attention_->transpose_weights(out.attention); }},
-      {3L * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 0); }},
-      {3L * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 1); }},
+  const long n = config_.encoder_hidden, m = config_.decoder_hidden, A = attention_->key_dim();
+  const long V = output_weight_ ? static_cast<long>(output_weight_->value.size()) : 0;
+  std::vector<std::pair<long, std::function<void()>>> pieces = {
+      {6 * n * m, [&] { math::transpose(parameters_.get("decoder.gru.W").value.bottomRows(2 * n), out.context); }},
+      {3 * m * m, [&] { decoder_.transpose_recurrent(out.decoder); }},
+      {A * m, [&] { attention_->transpose_weights(out.attention); }},
+      {3 * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 0); }},
+      {3 * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 1); }},
+      {V, [&] {
+         if (output_weight_) math::transpose(output_weight_->value, out.output);
+       }},
   };
+  // Largest first, each to the part with the least so far (ties: the lowest part).
+  std::stable_sort(pieces.begin(), pieces.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<long> load(static_cast<std::size_t>(std::max(parts, 1)), 0);
   for (const auto& [size, make] : pieces) {
     const auto least = std::min_element(load.begin(), load.end()) - load.begin();
@@ -238,10 +242,10 @@ void RnnSearch::transpose_weights(TransposedWeights& out, int part, int parts) c
 }
 
 // Softmax layer (from d_logits, scaled by output_loss), dropout, deep output.
-void RnnSearch::output_loss_backward() {
+void RnnSearch::output_loss_backward(const TransposedWeights& transposed) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
-  output_backward(w.real_readout, w.d_logits, w.d_real_readout);
+  output_backward(w.real_readout, w.d_logits, w.d_real_readout, transposed);
   w.d_readout.setZero(d.TB, d.l);
   for (std::size_t k = 0; k < w.real_rows.size(); ++k) {
     w.d_readout.row(w.real_rows[k]) = w.d_real_readout.row(static_cast<Eigen::Index>(k));

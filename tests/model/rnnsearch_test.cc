@@ -360,7 +360,9 @@ BOOST_AUTO_TEST_CASE(transposed_copies_made_in_parts_give_the_same_gradients) {
     for (int part = 0; part < 3; ++part) net.transpose_weights(parts, part, 3);  // as three threads
     BOOST_TEST((parts.context == whole.context && parts.decoder.zr == whole.decoder.zr &&
                 parts.decoder.h == whole.decoder.h && parts.encoder.forward.zr == whole.encoder.forward.zr &&
-                parts.encoder.backward.h == whole.encoder.backward.h && parts.attention.query == whole.attention.query));
+                parts.encoder.backward.h == whole.encoder.backward.h && parts.attention.query == whole.attention.query &&
+                parts.output == whole.output));
+    BOOST_TEST((whole.output == net.parameters().get("decoder.output.W").value.transpose()));
     BOOST_TEST((whole.context == net.parameters().get("decoder.gru.W").value.bottomRows(4).transpose()));
 
     const data::Batch batch = data::make_batch(tiny_corpus(), {0, 1, 2});
