@@ -20,4 +20,11 @@ void check_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const std::st
   }
 }
 
+// The same for a check made at every step: the message, "<name> <role> is ...", is built
+// only for a wrong shape.
+template <typename M>
+void check_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const std::string& name, const char* role) {
+  if (m.rows() != rows || m.cols() != cols) check_shape(m, rows, cols, name + " " + role);
+}
+
 }  // namespace rnnsearch::math

@@ -154,12 +154,14 @@ void RnnSearch::output_forward(const math::Matrix& t, math::Matrix& logits) cons
   logits.rowwise() += output_bias_.value.row(0);
 }
 
-void RnnSearch::output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t) {
+void RnnSearch::output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t,
+                                const TransposedWeights& transposed) {
   d_t.resize(t.rows(), t.cols());
   output_bias_.gradient.row(0) += d_logits.colwise().sum();
   if (output_weight_) {
     math::gemm(t, Transpose::kYes, d_logits, Transpose::kNo, output_weight_->gradient, 1.0f, 1.0f, "decoder.output.W");
-    math::gemm(d_logits, Transpose::kNo, output_weight_->value, Transpose::kYes, d_t, 1.0f, 0.0f, "decoder.output.W");
+    math::check_shape(transposed.output, config_.target_vocabulary, config_.maxout, "decoder.output.W transposed copy");
+    math::gemm(d_logits, Transpose::kNo, transposed.output, Transpose::kNo, d_t, 1.0f, 0.0f, "decoder.output.W");
   } else {
     nn::Parameter& table = parameters_.get("decoder.embedding.E");  // [V x l]
     math::gemm(d_logits, Transpose::kYes, t, Transpose::kNo, table.gradient, 1.0f, 1.0f, "decoder.output (tied)");

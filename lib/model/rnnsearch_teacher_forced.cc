@@ -1,9 +1,13 @@
 // RnnSearch's teacher-forced passes over a batch of pairs: the training loss (forward,
 // then backward when there are gradients to take) and forced_attention (forward only).
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 #include "math/gemm.h"
 #include "math/product_precision.h"
+#include "math/transpose.h"
 #include "model/guided_alignment.h"
 #include "model/rnnsearch.h"
 #include "model/rnnsearch_workspace.h"
@@ -21,13 +25,18 @@ void fill_dropout(math::Matrix& mask, Eigen::Index rows, Eigen::Index cols, floa
   mask.resize(rows, cols);
   const float keep = 1.0f / (1.0f - p);
   const auto threshold = static_cast<std::uint64_t>(static_cast<double>(p) * (1 << 24));
+  // Chosen by index, not by a branch the random bits would mispredict; the generator
+  // drawn from a local copy that stays in registers.
+  const float value[2] = {0.0f, keep};
+  util::Rng local = rng;
   float* out = mask.data();
   const Eigen::Index size = mask.size();
   for (Eigen::Index i = 0; i < size; i += 2) {
-    const std::uint64_t bits = rng.next();
-    out[i] = (bits >> 40) < threshold ? 0.0f : keep;
-    if (i + 1 < size) out[i + 1] = ((bits >> 8) & 0xFFFFFF) < threshold ? 0.0f : keep;
+    const std::uint64_t bits = local.next();
+    out[i] = value[(bits >> 40) >= threshold];
+    if (i + 1 < size) out[i + 1] = value[((bits >> 8) & 0xFFFFFF) >= threshold];
   }
+  rng = local;
 }
 
 // The step caches a pass over T steps needs: one per step for backward, else one scratch.
@@ -60,7 +69,7 @@ nn::CrossEntropySum RnnSearch::loss(const data::Batch& batch, const LossOptions&
           translation_gradients ? nn::Pass::kForwardBackward : nn::Pass::kForwardOnly);
   if (options.alignment_head_only) return alignment_head_loss(batch, options, gradient_scale);
   const nn::CrossEntropySum result = output_loss(
-      batch, options, dropout_rng, gradients ? nn::Pass::kForwardBackward : nn::Pass::kForwardOnly);
+      batch, options, dropout_rng, gradients ? nn::Pass::kForwardBackward : nn::Pass::kForwardOnly, gradient_scale);
   if (gradients) backward(batch, options, gradient_scale);
   return result;
 }
@@ -159,7 +168,7 @@ void RnnSearch::decoder_forward(const data::Batch& batch, nn::Pass pass) {
 // and the guided-alignment cost, -sum_j g_ij log(alpha_ij + eps) over the target rows with
 // links.
 nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossOptions& options,
-                                           util::Rng* dropout_rng, nn::Pass pass) {
+                                           util::Rng* dropout_rng, nn::Pass pass, float gradient_scale) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
   deep_output_.forward(w.states, w.embedded, w.contexts, w.deep, w.readout);  // t: [(T*B) x l]
@@ -182,7 +191,7 @@ nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossO
   w.ones.setOnes(N, 1);
   nn::CrossEntropySum result =
       nn::softmax_cross_entropy(w.logits, w.real_targets, w.ones, options.label_smoothing,
-                                pass == nn::Pass::kForwardBackward ? &w.d_logits : nullptr);
+                                pass == nn::Pass::kForwardBackward ? &w.d_logits : nullptr, gradient_scale);
 
   w.guided = has_guide(batch, options);
   if (w.guided && !attention_->has_weights()) {
@@ -198,18 +207,45 @@ nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossO
 // ---- Backward, in the reverse order of forward ----
 
 void RnnSearch::backward(const data::Batch& batch, const LossOptions& options, float gradient_scale) {
-  output_loss_backward(gradient_scale);
-  decoder_backward(batch, options, gradient_scale);
+  const TransposedWeights* transposed = options.transposed;
+  if (!transposed) {
+    transpose_weights(work_->transposed);
+    transposed = &work_->transposed;
+  }
+  output_loss_backward(*transposed);
+  decoder_backward(batch, options, gradient_scale, *transposed);
   decoder_weights_backward(batch);
-  encoder_backward(batch);
+  encoder_backward(batch, *transposed);
 }
 
-// Softmax layer, dropout, deep output.
-void RnnSearch::output_loss_backward(float gradient_scale) {
+void RnnSearch::transpose_weights(TransposedWeights& out, int part, int parts) const {
+  const long n = config_.encoder_hidden, m = config_.decoder_hidden, A = attention_->key_dim();
+  const long V = output_weight_ ? static_cast<long>(output_weight_->value.size()) : 0;
+  std::vector<std::pair<long, std::function<void()>>> pieces = {
+      {6 * n * m, [&] { math::transpose(parameters_.get("decoder.gru.W").value.bottomRows(2 * n), out.context); }},
+      {3 * m * m, [&] { decoder_.transpose_recurrent(out.decoder); }},
+      {A * m, [&] { attention_->transpose_weights(out.attention); }},
+      {3 * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 0); }},
+      {3 * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 1); }},
+      {V, [&] {
+         if (output_weight_) math::transpose(output_weight_->value, out.output);
+       }},
+  };
+  // Largest first, each to the part with the least so far (ties: the lowest part).
+  std::stable_sort(pieces.begin(), pieces.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<long> load(static_cast<std::size_t>(std::max(parts, 1)), 0);
+  for (const auto& [size, make] : pieces) {
+    const auto least = std::min_element(load.begin(), load.end()) - load.begin();
+    load[static_cast<std::size_t>(least)] += size;
+    if (least == part) make();
+  }
+}
+
+// Softmax layer (from d_logits, scaled by output_loss), dropout, deep output.
+void RnnSearch::output_loss_backward(const TransposedWeights& transposed) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
-  w.d_logits *= gradient_scale;
-  output_backward(w.real_readout, w.d_logits, w.d_real_readout);
+  output_backward(w.real_readout, w.d_logits, w.d_real_readout, transposed);
   w.d_readout.setZero(d.TB, d.l);
   for (std::size_t k = 0; k < w.real_rows.size(); ++k) {
     w.d_readout.row(w.real_rows[k]) = w.d_real_readout.row(static_cast<Eigen::Index>(k));
@@ -224,18 +260,17 @@ void RnnSearch::output_loss_backward(float gradient_scale) {
 
 // Through the recurrence, last step first; the per-step weight gradients are deferred to
 // decoder_weights_backward.
-void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale) {
+void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale,
+                                 const TransposedWeights& transposed) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
   const nn::Parameter& gru_weight = parameters_.get("decoder.gru.W");
-  const auto context_weight = gru_weight.value.bottomRows(d.D);  // [2n x 3m]
-  w.d_projected.setZero(d.TB, d.G);
+  // Gru::step_backward overwrites the blocks of steps 0..T-2; the last step has no GRU step.
+  w.d_projected.resize(d.TB, d.G);
+  w.d_projected.bottomRows(d.B).setZero();
   w.d_annotations.setZero(d.SB, d.D);
   w.d_keys.setZero(d.SB, w.keys.cols());
   w.d_query_step.resize(d.B, d.m);
-  // The transposed weights of the per-step backward products, copied once (nn::Gru::TransposedRecurrent).
-  w.context_weight_t = context_weight.transpose();  // [3m x 2n]
-  decoder_.transpose_recurrent(w.decoder_transposed);
   const int deferred = attention_->deferred_dim();  // width of each step's d_q (0: nothing deferred)
   w.d_projected_queries.resize(d.TB, deferred);
   for (int i = d.T - 1; i >= 0; --i) {
@@ -243,8 +278,8 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
     if (i + 1 < d.T) {
       auto d_step_projected = w.d_projected.middleRows(rows, d.B);
       decoder_.step_backward(w.gru_steps[i], w.d_states.middleRows(rows + d.B, d.B), d_step_projected,
-                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &w.decoder_transposed);
-      math::gemm(d_step_projected, Transpose::kNo, w.context_weight_t, Transpose::kNo,
+                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &transposed.decoder);
+      math::gemm(d_step_projected, Transpose::kNo, transposed.context, Transpose::kNo,
                  w.d_contexts.middleRows(rows, d.B), 1.0f, 1.0f, gru_weight.name.c_str());
     }
     w.d_context_step = w.d_contexts.middleRows(rows, d.B);
@@ -257,7 +292,7 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
       d_weights = &w.d_weights_step;
     }
     attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
-                              w.d_keys, nn::WeightGradients::kDeferred);
+                              w.d_keys, nn::WeightGradients::kDeferred, &transposed.attention);
     if (deferred > 0) w.d_projected_queries.middleRows(rows, d.B) = w.attention_steps[i].d_projected_query;
     w.d_states.middleRows(rows, d.B) += w.d_query_step;
   }
@@ -289,7 +324,7 @@ void RnnSearch::decoder_weights_backward(const data::Batch& batch) {
 
 // s_0 = tanh(M W_s + b_s), M the masked mean of the annotations; the attention keys; the
 // encoder.
-void RnnSearch::encoder_backward(const data::Batch& batch) {
+void RnnSearch::encoder_backward(const data::Batch& batch, const TransposedWeights& transposed) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
   w.d_initial_pre = w.d_states.topRows(d.B).array() * (1.0f - w.initial_state.array().square());
@@ -302,7 +337,7 @@ void RnnSearch::encoder_backward(const data::Batch& batch) {
     }
   }
   attention_->keys_backward(w.annotations, w.d_keys, w.d_annotations);
-  encoder_.backward(w.encoder, w.d_annotations);
+  encoder_.backward(w.encoder, w.d_annotations, &transposed.encoder);
 }
 
 // ---- The alignment head ----

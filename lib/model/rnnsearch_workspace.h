@@ -76,8 +76,7 @@ struct RnnSearch::Workspace {
   math::Matrix d_real_readout, d_readout, d_states, d_embedded, d_contexts, d_projected;
   math::Matrix d_annotations, d_keys, d_mean, d_initial_pre, d_context_step, d_query_step;
   math::Matrix d_projected_queries;  // [(T*B) x deferred_dim], block i = d_q of step i (additive: A)
-  math::Matrix context_weight_t;     // the context rows of decoder.gru.W, transposed: [3m x 2n]
-  nn::Gru::TransposedRecurrent decoder_transposed;
+  TransposedWeights transposed;      // made by backward when the loss is given none
   // Guided alignment.
   std::vector<char> guided_steps;    // T flags: step i has a target row with links
   math::Matrix d_weights_step;       // d_alpha of one step: [B x S]

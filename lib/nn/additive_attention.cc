@@ -4,6 +4,7 @@
 #include "math/gemm.h"
 #include "math/softmax.h"
 #include "math/tanh_dot.h"
+#include "math/transpose.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -11,6 +12,20 @@ namespace rnnsearch::nn {
 using math::check_shape;
 using math::shape_text;
 using math::Transpose;
+
+namespace {
+
+// Asks for the cache lines of two rows of n floats (the next (sentence, position) of a loop
+// that visits rows B apart, which the hardware's stream detection does not see coming).
+void prefetch_rows(const float* a, const float* b, Eigen::Index n) {
+  constexpr Eigen::Index kLine = 64 / sizeof(float);
+  for (Eigen::Index k = 0; k < n; k += kLine) {
+    __builtin_prefetch(a + k);
+    __builtin_prefetch(b + k, 1);
+  }
+}
+
+}  // namespace
 
 AdditiveAttention::AdditiveAttention(ParameterRegistry& parameters, const std::string& name, int annotation_dim,
                                      int query_dim, int attention_dim)
@@ -117,42 +132,65 @@ void AdditiveAttention::fast_scores(const math::Matrix& keys, Eigen::Index B, co
 void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,
                                       const math::Matrix* d_weights, math::Matrix& d_query,
                                       math::Matrix& d_annotations, math::Matrix& d_keys,
-                                      WeightGradients weights) const {
+                                      WeightGradients weights, const TransposedWeights* transposed) const {
   check_backward_cache(cache, keys_weight_.name);
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), A = attention_dim();
-  check_shape(d_context, B, D, keys_weight_.name + " gradient d_context");
-  if (d_weights) check_shape(*d_weights, B, S, keys_weight_.name + " gradient d_weights");
-  check_shape(d_query, B, query_dim(), query_weight_.name + " gradient d_query");
-  check_shape(d_annotations, S * B, D, keys_weight_.name + " gradient d_annotations");
-  check_shape(d_keys, S * B, A, keys_weight_.name + " gradient d_keys");
+  check_shape(d_context, B, D, keys_weight_.name, "gradient d_context");
+  if (d_weights) check_shape(*d_weights, B, S, keys_weight_.name, "gradient d_weights");
+  check_shape(d_query, B, query_dim(), query_weight_.name, "gradient d_query");
+  check_shape(d_annotations, S * B, D, keys_weight_.name, "gradient d_annotations");
+  check_shape(d_keys, S * B, A, keys_weight_.name, "gradient d_keys");
 
   context_backward(cache, d_context, d_weights, d_annotations);  // d_e into cache.scores_bs
 
   // d_pre = d_e v^T (1 - tanh^2) row by row; it is exactly 0 wherever d_e is (all padding).
-  // dv += d_e_bj * hidden row, accumulated here with the row in cache.
+  // dv += d_e_bj * hidden row, accumulated here with the row in cache. Sentence by sentence
+  // (dv's order of sums): rows B apart, so the next one is fetched ahead.
   cache.d_projected_query.setZero(B, A);       // d_q: [B x A]
-  cache.d_pre.resize(1, A);                    // one row of d_pre: [1 x A]
   cache.d_score_weight.setZero(1, A);          // dv, as a row: [1 x A]
-  const auto v = score_weight_.value.col(0).transpose().array();  // [1 x A]
+  const float* v = score_weight_.value.data();  // [A x 1]
+  float* dv = cache.d_score_weight.data();
+  cache.d_pre.resize(1, A);                     // one row of d_pre: [1 x A]
+  float* d_pre = cache.d_pre.data();
   for (Eigen::Index b = 0; b < B; ++b) {
-    for (Eigen::Index j = 0; j < cache.span[static_cast<std::size_t>(b)]; ++j) {
+    float* dq = cache.d_projected_query.row(b).data();
+    const int span = cache.span[static_cast<std::size_t>(b)];
+    for (Eigen::Index j = 0; j < span; ++j) {
       const float g = cache.scores_bs(b, j);
       if (g == 0.0f) continue;
       const Eigen::Index r = j * B + b;
-      const auto hidden = cache.hidden.row(r).array();
-      cache.d_score_weight.row(0).array() += g * hidden;
-      cache.d_pre.array() = g * v * (1.0f - hidden.square());
-      d_keys.row(r) += cache.d_pre;
-      cache.d_projected_query.row(b) += cache.d_pre;
+      const float* hidden = cache.hidden.row(r).data();
+      float* dk = d_keys.row(r).data();
+      if (j + 1 < span) prefetch_rows(cache.hidden.row(r + B).data(), d_keys.row(r + B).data(), A);
+      for (Eigen::Index k = 0; k < A; ++k) {
+        const float h = hidden[k];
+        dv[k] += g * h;
+        d_pre[k] = g * v[k] * (1.0f - h * h);
+      }
+      // Added once rounded, as stored (not fused into a multiply-add with the product).
+      for (Eigen::Index k = 0; k < A; ++k) {
+        dk[k] += d_pre[k];
+        dq[k] += d_pre[k];
+      }
     }
   }
   score_weight_.gradient.col(0) += cache.d_score_weight.row(0).transpose();
   if (weights == WeightGradients::kNow) {
     query_weights_backward(cache.query, cache.d_projected_query);
   }
-  math::gemm(cache.d_projected_query, Transpose::kNo, query_weight_.value, Transpose::kYes, d_query, 1.0f, 1.0f,
-             query_weight_.name.c_str());
+  if (transposed) {  // d_query += d_q W_a^T
+    check_shape(transposed->query, A, query_dim(), query_weight_.name, "transposed copy");
+    math::gemm(cache.d_projected_query, Transpose::kNo, transposed->query, Transpose::kNo, d_query, 1.0f, 1.0f,
+               query_weight_.name.c_str());
+  } else {
+    math::gemm(cache.d_projected_query, Transpose::kNo, query_weight_.value, Transpose::kYes, d_query, 1.0f, 1.0f,
+               query_weight_.name.c_str());
+  }
+}
+
+void AdditiveAttention::transpose_weights(TransposedWeights& out) const {
+  math::transpose(query_weight_.value, out.query);
 }
 
 void AdditiveAttention::query_weights_backward(const math::ConstMatrixRef& queries,

@@ -57,7 +57,10 @@ class AdditiveAttention : public Attention {
   // (d_q: [B x A]) of every step and passes them all to query_weights_backward.
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                      math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,
-                     WeightGradients weights = WeightGradients::kNow) const override;
+                     WeightGradients weights = WeightGradients::kNow,
+                     const TransposedWeights* transposed = nullptr) const override;
+  // out.query = W_a^T: [A x m].
+  void transpose_weights(TransposedWeights& out) const override;
   // dW_a += queries^T d_q,  db_a += sum_rows(d_q): queries [N x m], d_q [N x A].
   void query_weights_backward(const math::ConstMatrixRef& queries,
                               const math::ConstMatrixRef& d_projected_queries) const override;

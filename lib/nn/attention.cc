@@ -1,5 +1,7 @@
 #include "nn/attention.h"
 
+#include <algorithm>
+
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -43,9 +45,11 @@ void Attention::context_backward(const StepCache& cache, const math::Matrix& d_c
   } else {
     cache.d_weights.setZero(B, S);
   }
-  for (Eigen::Index b = 0; b < B; ++b) {
-    const int span = cache.span[static_cast<std::size_t>(b)];
-    for (Eigen::Index j = 0; j < span; ++j) {
+  // Position by position, so that the rows j*B + b follow each other in memory.
+  const int longest = cache.span.empty() ? 0 : *std::max_element(cache.span.begin(), cache.span.end());
+  for (Eigen::Index j = 0; j < longest; ++j) {
+    for (Eigen::Index b = 0; b < B; ++b) {
+      if (j >= cache.span[static_cast<std::size_t>(b)]) continue;
       const Eigen::Index r = j * B + b;
       cache.d_weights(b, j) += d_context.row(b).dot(annotations.row(r));
       d_annotations.row(r) += cache.weights(b, j) * d_context.row(b);

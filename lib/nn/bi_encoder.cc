@@ -60,7 +60,16 @@ void BiEncoder::forward(const std::vector<std::int32_t>& ids, const math::Matrix
   }
 }
 
-void BiEncoder::backward(const Cache& cache, const math::Matrix& d_annotations) const {
+void BiEncoder::transpose_recurrent(TransposedRecurrent& out, int direction) const {
+  if (direction == 0) {
+    forward_gru_.transpose_recurrent(out.forward);
+  } else {
+    backward_gru_.transpose_recurrent(out.backward);
+  }
+}
+
+void BiEncoder::backward(const Cache& cache, const math::Matrix& d_annotations,
+                         const TransposedRecurrent* transposed) const {
   const Eigen::Index T = cache.mask.rows(), B = cache.mask.cols();
   const int n = hidden_dim();
   if (d_annotations.rows() != T * B || d_annotations.cols() != 2 * n) {
@@ -80,8 +89,10 @@ void BiEncoder::backward(const Cache& cache, const math::Matrix& d_annotations) 
     }
   }
   cache.d_embedded.setZero(T * B, embedding_dim());  // dx: [(T*B) x e]
-  forward_gru_.backward(cache.forward_cache, cache.d_forward, &cache.d_embedded, nullptr);
-  backward_gru_.backward(cache.backward_cache, cache.d_backward, &cache.d_embedded, nullptr);
+  forward_gru_.backward(cache.forward_cache, cache.d_forward, &cache.d_embedded, nullptr,
+                        transposed ? &transposed->forward : nullptr);
+  backward_gru_.backward(cache.backward_cache, cache.d_backward, &cache.d_embedded, nullptr,
+                         transposed ? &transposed->backward : nullptr);
   if (cache.dropout.size() > 0) cache.d_embedded.array() *= cache.dropout.array();
   // The GRUs give padded inputs no gradient, so padding ids' embedding rows get zeros added.
   embedding_.backward(cache.ids, cache.d_embedded);

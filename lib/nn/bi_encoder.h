@@ -56,9 +56,17 @@ class BiEncoder {
   void forward(const std::vector<std::int32_t>& ids, const math::Matrix& mask, Cache& cache,
                math::Matrix& annotations, const math::Matrix* embedding_dropout = nullptr,
                Pass pass = Pass::kForwardBackward) const;
+  // The GRUs' transposed recurrent weights (Gru::TransposedRecurrent), for backward.
+  struct TransposedRecurrent {
+    Gru::TransposedRecurrent forward, backward;
+  };
+  // Fills out.forward (direction 0) or out.backward (1) from the current parameters.
+  void transpose_recurrent(TransposedRecurrent& out, int direction) const;
   // d_annotations: [(T*B) x 2n]; rows at padded positions are ignored. Adds into the
-  // gradients of the embedding table and of both GRUs.
-  void backward(const Cache& cache, const math::Matrix& d_annotations) const;
+  // gradients of the embedding table and of both GRUs; the GRUs multiply by `transposed`
+  // when given (both directions filled), else by copies they make.
+  void backward(const Cache& cache, const math::Matrix& d_annotations,
+                const TransposedRecurrent* transposed = nullptr) const;
 
   int vocabulary_size() const { return embedding_.vocabulary_size(); }
   int embedding_dim() const { return embedding_.dim(); }

@@ -52,7 +52,8 @@ double log_sum_exp(const math::Matrix& logits, Eigen::Index row) {
 }  // namespace
 
 CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vector<std::int32_t>& targets,
-                                      const math::Matrix& mask, float label_smoothing, math::Matrix* d_logits) {
+                                      const math::Matrix& mask, float label_smoothing, math::Matrix* d_logits,
+                                      float gradient_scale) {
   check_sizes(logits, targets, &mask);
   if (!(label_smoothing >= 0.0f && label_smoothing < 1.0f)) {
     throw util::Error("cross-entropy: label smoothing must be in [0, 1), got " + std::to_string(label_smoothing));
@@ -97,6 +98,7 @@ CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vec
       const auto shift = static_cast<float>(w * eps / static_cast<double>(vocabulary));
       d = d * scale - shift;
       d(target) -= static_cast<float>(w * (1.0 - eps));
+      if (gradient_scale != 1.0f) d *= gradient_scale;
     }
   }
   return result;

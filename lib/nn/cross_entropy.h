@@ -27,13 +27,15 @@ struct CrossEntropySum {
 // with N entries (a [T x B] mask read row-major matches the rows t*B + b of [(T*B) x V]
 // logits): 1 = real token, 0 = padding; other nonnegative values scale the row.
 // label_smoothing: eps in [0, 1).
-// d_logits, when given: resized to [N x V] and OVERWRITTEN with dL/dz (zero on padding rows).
+// d_logits, when given: resized to [N x V] and OVERWRITTEN with dL/dz (zero on padding rows)
+// times gradient_scale, each row scaled once finished, while it is in cache (the bits of
+// scaling the whole matrix afterwards).
 // Padding rows are skipped entirely: their targets are not checked and their logits are not read.
 // Throws util::Error for a target outside [0, V) on a real row (naming the row), a negative
 // weight, mismatched sizes, or eps outside [0, 1).
 CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vector<std::int32_t>& targets,
                                       const math::Matrix& mask, float label_smoothing = 0.0f,
-                                      math::Matrix* d_logits = nullptr);
+                                      math::Matrix* d_logits = nullptr, float gradient_scale = 1.0f);
 
 // log p(target_r) for every row r, unsmoothed (for validation perplexity and forced
 // decoding). With a mask, rows of weight 0 give 0 and their targets are not checked.

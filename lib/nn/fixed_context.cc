@@ -53,7 +53,7 @@ void FixedContext::step(const math::Matrix& query, const math::Matrix& annotatio
 void FixedContext::step_backward(const StepCache& cache, const math::Matrix& d_context,
                                  const math::Matrix* /*d_weights*/, math::Matrix& d_query,
                                  math::Matrix& d_annotations, math::Matrix& d_keys,
-                                 WeightGradients /*weights*/) const {
+                                 WeightGradients /*weights*/, const TransposedWeights* /*transposed*/) const {
   check_backward_cache(cache, label_);
   const Eigen::Index B = cache.weights.rows(), S = cache.weights.cols();
   const Eigen::Index D = annotation_dim(), n = D / 2;

@@ -39,7 +39,8 @@ class FixedContext final : public Attention {
   // d_weights is ignored (the weights are constant), d_query and d_keys get nothing.
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                      math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,
-                     WeightGradients weights = WeightGradients::kNow) const override;
+                     WeightGradients weights = WeightGradients::kNow,
+                     const TransposedWeights* transposed = nullptr) const override;
 
  private:
   std::string label_;

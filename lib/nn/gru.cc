@@ -2,6 +2,7 @@
 
 #include "math/shape_check.h"
 #include "math/gemm.h"
+#include "math/transpose.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -68,6 +69,29 @@ void check_step_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const De
   if (m.rows() != rows || m.cols() != cols) check_shape(m, rows, cols, describe());
 }
 
+// One row of step_backward's elementwise work, on pieces of rows that do not overlap
+// (__restrict lets the loops vectorize): d_z = dh (h~ - h_prev) z (1 - z),
+// d_candidate = dh z (1 - h~^2), d_prev += dh (1 - z).
+void update_and_candidate_gradients(const float* __restrict dh, const float* __restrict z,
+                                    const float* __restrict candidate, const float* __restrict h_prev,
+                                    float* __restrict dz, float* __restrict d_candidate, float* __restrict d_prev,
+                                    Eigen::Index n) {
+  for (Eigen::Index k = 0; k < n; ++k) {
+    dz[k] = dh[k] * (candidate[k] - h_prev[k]) * z[k] * (1.0f - z[k]);
+    d_candidate[k] = dh[k] * z[k] * (1.0f - candidate[k] * candidate[k]);
+    d_prev[k] += dh[k] * (1.0f - z[k]);
+  }
+}
+
+// d_r holds d(r . h_prev): d_prev += d_r r, then d_r := d_r h_prev r (1 - r).
+void reset_gradients(const float* __restrict r, const float* __restrict h_prev, float* __restrict d_r,
+                     float* __restrict d_prev, Eigen::Index n) {
+  for (Eigen::Index k = 0; k < n; ++k) {
+    d_prev[k] += d_r[k] * r[k];
+    d_r[k] = d_r[k] * h_prev[k] * r[k] * (1.0f - r[k]);
+  }
+}
+
 }  // namespace
 
 void Gru::step(const math::ConstMatrixRef& projected, const math::ConstMatrixRef& h_prev, math::MatrixRef h,
@@ -103,15 +127,14 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
   check_step_shape(dh, batch, H, [&] { return recurrent_h_.name + " gradient dh"; });
   check_step_shape(d_projected, batch, 3 * H, [&] { return input_weight_.name + " gradient d_projected"; });
   check_step_shape(dh_prev, batch, H, [&] { return recurrent_h_.name + " gradient dh_prev"; });
-  const auto dh_array = dh.array();  // [B x H]
-  const auto z = cache.gates.leftCols(H).array();
-  const auto r = cache.gates.middleCols(H, H).array();
-  const auto candidate = cache.gates.rightCols(H).array();
-  const auto h_prev = cache.h_prev.array();
-
-  d_projected.leftCols(H).array() = dh_array * (candidate - h_prev) * z * (1.0f - z);
-  d_projected.rightCols(H).array() = dh_array * z * (1.0f - candidate.square());
-  dh_prev.array() += dh_array * (1.0f - z);
+  // Row by row, each row's gates read once: d_z and d_candidate, then (after the product
+  // by U_h^T) d_r, with dh_prev's two terms added as they come.
+  for (Eigen::Index b = 0; b < batch; ++b) {
+    const float* gates = cache.gates.row(b).data();
+    update_and_candidate_gradients(dh.row(b).data(), gates, gates + 2 * H, cache.h_prev.row(b).data(),
+                                   d_projected.row(b).data(), d_projected.row(b).data() + 2 * H,
+                                   dh_prev.row(b).data(), H);
+  }
   if (weights == WeightGradients::kNow) {  // dU_h += (r . h_prev)^T d_candidate
     math::gemm(cache.reset_state, Transpose::kYes, d_projected.rightCols(H), Transpose::kNo, recurrent_h_.gradient,
                1.0f, 1.0f, recurrent_h_.name.c_str());
@@ -124,9 +147,10 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
     math::gemm(d_projected.rightCols(H), Transpose::kNo, recurrent_h_.value, Transpose::kYes,
                d_projected.middleCols(H, H), 1.0f, 0.0f, recurrent_h_.name.c_str());
   }
-  auto d_r = d_projected.middleCols(H, H).array();
-  dh_prev.array() += d_r * r;
-  d_r = d_r * h_prev * r * (1.0f - r);
+  for (Eigen::Index b = 0; b < batch; ++b) {
+    reset_gradients(cache.gates.row(b).data() + H, cache.h_prev.row(b).data(), d_projected.row(b).data() + H,
+                    dh_prev.row(b).data(), H);
+  }
   // dU_zr += h_prev^T [dz | dr];  dh_prev += [dz | dr] U_zr^T
   if (weights == WeightGradients::kNow) {
     math::gemm(cache.h_prev, Transpose::kYes, d_projected.leftCols(2 * H), Transpose::kNo, recurrent_zr_.gradient,
@@ -142,8 +166,8 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
 }
 
 void Gru::transpose_recurrent(TransposedRecurrent& out) const {
-  out.zr = recurrent_zr_.value.transpose();
-  out.h = recurrent_h_.value.transpose();
+  math::transpose(recurrent_zr_.value, out.zr);
+  math::transpose(recurrent_h_.value, out.h);
 }
 
 void Gru::recurrent_weights_backward(const math::ConstMatrixRef& h_prev, const math::ConstMatrixRef& reset_state,
@@ -198,8 +222,8 @@ void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::M
   }
 }
 
-void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx,
-                   math::Matrix* dh0) const {
+void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx, math::Matrix* dh0,
+                   const TransposedRecurrent* transposed) const {
   const Eigen::Index T = cache.mask.rows(), B = cache.mask.cols();
   const int H = hidden_dim();
   check_shape(d_states, T * B, H, recurrent_h_.name + " gradient d_states");
@@ -209,7 +233,10 @@ void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, mat
   cache.d_projected.resize(T * B, 3 * H);
   cache.dh_step.resize(B, H);
   cache.dh_carry.setZero(B, H);  // gradient of the state the next-processed step started from
-  transpose_recurrent(cache.transposed);
+  if (!transposed) {
+    transpose_recurrent(cache.transposed);
+    transposed = &cache.transposed;
+  }
   const bool reverse = cache.direction == Direction::kRightToLeft;
   for (Eigen::Index i = T - 1; i >= 0; --i) {
     const Eigen::Index t = reverse ? T - 1 - i : i;
@@ -224,7 +251,7 @@ void Gru::backward(const SequenceCache& cache, const math::Matrix& d_states, mat
       }
     }
     step_backward(cache.steps[t], cache.dh_step, cache.d_projected.middleRows(t * B, B), cache.dh_carry,
-                  WeightGradients::kDeferred, &cache.transposed);
+                  WeightGradients::kDeferred, transposed);
   }
   recurrent_weights_backward(cache.h_prev_all, cache.reset_all, cache.d_projected);
   if (dh0) *dh0 += cache.dh_carry;

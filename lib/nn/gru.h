@@ -110,9 +110,10 @@ class Gru {
                Pass pass = Pass::kForwardBackward) const;
   // Backpropagation through time for d_states: [(T*B) x H], then through project_inputs.
   // Adds into all four parameter gradients, into *dx ([(T*B) x in]) and *dh0 ([B x H])
-  // when given.
-  void backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx,
-                math::Matrix* dh0) const;
+  // when given. Its steps multiply by `transposed` (transpose_recurrent's, from the
+  // current parameters) when given, else by copies it makes in the cache.
+  void backward(const SequenceCache& cache, const math::Matrix& d_states, math::Matrix* dx, math::Matrix* dh0,
+                const TransposedRecurrent* transposed = nullptr) const;
 
   // Inference only: project_inputs and step multiply by copies of W, U_zr and U_h packed in
   // `precision` (math::PackedMatrix) from now on; kFp32 drops them. The copies are of the

@@ -69,7 +69,8 @@ void MultiplicativeAttention::step(const math::Matrix& query, const math::Matrix
 void MultiplicativeAttention::step_backward(const StepCache& cache, const math::Matrix& d_context,
                                             const math::Matrix* d_weights, math::Matrix& d_query,
                                             math::Matrix& d_annotations, math::Matrix& d_keys,
-                                            WeightGradients /*weights*/) const {
+                                            WeightGradients /*weights*/,
+                                            const TransposedWeights* /*transposed*/) const {
   check_backward_cache(cache, label_);
   if (!cache.keys) throw util::Error(label_ + ": step_backward before step");
   const math::Matrix& keys = *cache.keys;                // K: [(S*B) x k]

@@ -39,7 +39,8 @@ class MultiplicativeAttention : public Attention {
   // weight gradients at the step.
   void step_backward(const StepCache& cache, const math::Matrix& d_context, const math::Matrix* d_weights,
                      math::Matrix& d_query, math::Matrix& d_annotations, math::Matrix& d_keys,
-                     WeightGradients weights = WeightGradients::kNow) const override;
+                     WeightGradients weights = WeightGradients::kNow,
+                     const TransposedWeights* transposed = nullptr) const override;
 
  protected:
   // label names the layer in shape errors ("decoder.attention.W", "decoder.attention (dot)").

@@ -32,23 +32,31 @@ void Optimizer::step(ParameterRegistry& parameters, float learning_rate) {
 void Optimizer::begin_step(ParameterRegistry& parameters) {
   allocate_state(parameters);
   ++steps_;
+  prepare_step();
 }
 
-void Adam::update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) {
-  const double correction1 = 1.0 - std::pow(static_cast<double>(beta1_), static_cast<double>(steps_));
-  const double correction2 = 1.0 - std::pow(static_cast<double>(beta2_), static_cast<double>(steps_));
-  // w -= lr * (m / c1) / (sqrt(v / c2) + eps), written without temporaries.
-  const auto step_size = static_cast<float>(learning_rate / correction1);
-  const auto inv_sqrt_c2 = static_cast<float>(1.0 / std::sqrt(correction2));
+void Optimizer::update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) {
   const auto all = parameters.all();
-  for (std::size_t i = first; i < last; ++i) {
-    math::Matrix& m = moments_[i][0];
-    math::Matrix& v = moments_[i][1];
-    const math::Matrix& g = all[i]->gradient;
-    m = beta1_ * m + (1.0f - beta1_) * g;
-    v = beta2_ * v + (1.0f - beta2_) * g.cwiseProduct(g);
-    all[i]->value.array() -= step_size * m.array() / (v.array().sqrt() * inv_sqrt_c2 + epsilon_);
-  }
+  for (std::size_t i = first; i < last; ++i) update_slice(*all[i], i, learning_rate, 0, all[i]->value.size());
+}
+
+void Adam::prepare_step() {
+  correction1_ = 1.0 - std::pow(static_cast<double>(beta1_), static_cast<double>(steps_));
+  const double correction2 = 1.0 - std::pow(static_cast<double>(beta2_), static_cast<double>(steps_));
+  inv_sqrt_c2_ = static_cast<float>(1.0 / std::sqrt(correction2));
+}
+
+void Adam::update_slice(Parameter& parameter, std::size_t index, float learning_rate, Eigen::Index begin,
+                        Eigen::Index end) {
+  // w -= lr * (m / c1) / (sqrt(v / c2) + eps), written without temporaries.
+  const auto step_size = static_cast<float>(learning_rate / correction1_);
+  const Eigen::Index n = end - begin;
+  Eigen::Map<Eigen::ArrayXf> m(moments_[index][0].data() + begin, n), v(moments_[index][1].data() + begin, n);
+  Eigen::Map<Eigen::ArrayXf> w(parameter.value.data() + begin, n);
+  const Eigen::Map<const Eigen::ArrayXf> g(parameter.gradient.data() + begin, n);
+  m = beta1_ * m + (1.0f - beta1_) * g;
+  v = beta2_ * v + (1.0f - beta2_) * (g * g);
+  w -= step_size * m / (v.sqrt() * inv_sqrt_c2_ + epsilon_);
 }
 
 std::vector<math::Matrix*> Adam::state() {
@@ -61,18 +69,16 @@ std::vector<math::Matrix*> Adam::state() {
 
 Adadelta::Adadelta(float rho, float epsilon) : rho_(rho), epsilon_(epsilon) {}
 
-void Adadelta::update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) {
-  const auto all = parameters.all();
-  for (std::size_t i = first; i < last; ++i) {
-    math::Matrix& eg2 = averages_[i][0];
-    math::Matrix& edx2 = averages_[i][1];
-    const math::Matrix& g = all[i]->gradient;
-    eg2 = rho_ * eg2 + (1.0f - rho_) * g.cwiseProduct(g);
-    const math::Matrix dx =
-        -((edx2.array() + epsilon_).sqrt() / (eg2.array() + epsilon_).sqrt() * g.array()).matrix();
-    edx2 = rho_ * edx2 + (1.0f - rho_) * dx.cwiseProduct(dx);
-    all[i]->value += learning_rate * dx;
-  }
+void Adadelta::update_slice(Parameter& parameter, std::size_t index, float learning_rate, Eigen::Index begin,
+                            Eigen::Index end) {
+  const Eigen::Index n = end - begin;
+  Eigen::Map<Eigen::ArrayXf> eg2(averages_[index][0].data() + begin, n), edx2(averages_[index][1].data() + begin, n);
+  Eigen::Map<Eigen::ArrayXf> w(parameter.value.data() + begin, n);
+  const Eigen::Map<const Eigen::ArrayXf> g(parameter.gradient.data() + begin, n);
+  eg2 = rho_ * eg2 + (1.0f - rho_) * (g * g);
+  const Eigen::ArrayXf dx = -((edx2 + epsilon_).sqrt() / (eg2 + epsilon_).sqrt() * g);
+  edx2 = rho_ * edx2 + (1.0f - rho_) * (dx * dx);
+  w += learning_rate * dx;
 }
 
 std::vector<math::Matrix*> Adadelta::state() {
@@ -83,18 +89,73 @@ std::vector<math::Matrix*> Adadelta::state() {
   return out;
 }
 
+namespace {
+
+constexpr Eigen::Index kNormBlock = 1024;  // squares summed in float, vectorized; blocks added in double
+constexpr Eigen::Index kUpdateSlice = 4096;  // fused_update's slice: its gradient, state and values stay in cache
+
+double block_square(const float* g, Eigen::Index count) {
+  return static_cast<double>(Eigen::Map<const math::Vector>(g, count).squaredNorm());
+}
+
+}  // namespace
+
 double squared_gradient_norm(const ParameterRegistry& parameters, std::size_t first, std::size_t last) {
   const auto all = parameters.all();
   double sum = 0.0;
-  constexpr Eigen::Index kBlock = 1024;  // summed in float, vectorized; blocks added in double
   for (std::size_t k = first; k < last; ++k) {
     const math::Matrix& g = all[k]->gradient;
-    for (Eigen::Index begin = 0; begin < g.size(); begin += kBlock) {
-      const Eigen::Index count = std::min(kBlock, g.size() - begin);
-      sum += static_cast<double>(Eigen::Map<const math::Vector>(g.data() + begin, count).squaredNorm());
+    for (Eigen::Index begin = 0; begin < g.size(); begin += kNormBlock) {
+      sum += block_square(g.data() + begin, std::min(kNormBlock, g.size() - begin));
     }
   }
   return sum;
+}
+
+double add_gradients_and_square(Parameter& into, const std::vector<Parameter*>& from) {
+  math::Matrix& g = into.gradient;
+  for (const Parameter* other : from) {
+    if (other->gradient.rows() != g.rows() || other->gradient.cols() != g.cols()) {
+      throw util::Error("add_gradients_and_square: gradient of " + other->name + " differs in shape from " + into.name);
+    }
+  }
+  double sum = 0.0;
+  for (Eigen::Index begin = 0; begin < g.size(); begin += kNormBlock) {
+    const Eigen::Index count = std::min(kNormBlock, g.size() - begin);
+    Eigen::Map<math::Vector> block(g.data() + begin, count);
+    for (Parameter* other : from) {
+      Eigen::Map<math::Vector> theirs(other->gradient.data() + begin, count);
+      block += theirs;
+      theirs.setZero();
+    }
+    sum += block_square(block.data(), count);
+  }
+  return sum;
+}
+
+void fused_update(Optimizer& optimizer, ParameterRegistry& parameters, float learning_rate, float clip_factor,
+                  std::size_t first, std::size_t last, const std::vector<ParameterRegistry*>& copies) {
+  const auto all = parameters.all();
+  std::vector<std::vector<Parameter*>> theirs;
+  for (ParameterRegistry* copy : copies) theirs.push_back(copy->all());
+  for (std::size_t i = first; i < last; ++i) {
+    Parameter& p = *all[i];
+    for (const auto& other : theirs) {
+      if (other.size() != all.size() || other[i]->value.rows() != p.value.rows() ||
+          other[i]->value.cols() != p.value.cols()) {
+        throw util::Error("fused_update: a copy's " + p.name + " differs in shape");
+      }
+    }
+    for (Eigen::Index begin = 0; begin < p.value.size(); begin += kUpdateSlice) {
+      const Eigen::Index count = std::min(kUpdateSlice, p.value.size() - begin);
+      Eigen::Map<math::Vector> g(p.gradient.data() + begin, count);
+      if (clip_factor != 1.0f) g *= clip_factor;
+      optimizer.update_slice(p, i, learning_rate, begin, begin + count);
+      g.setZero();
+      const Eigen::Map<const math::Vector> w(p.value.data() + begin, count);
+      for (const auto& other : theirs) Eigen::Map<math::Vector>(other[i]->value.data() + begin, count) = w;
+    }
+  }
 }
 
 void scale_gradients(ParameterRegistry& parameters, float factor, std::size_t first, std::size_t last) {

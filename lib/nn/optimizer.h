@@ -22,7 +22,13 @@ class Optimizer {
   // update for disjoint ranges [first, last) of the registry's order, possibly at the
   // same time; together they do exactly what step does.
   void begin_step(ParameterRegistry& parameters);
-  virtual void update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) = 0;
+  void update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last);
+  // The step of elements [begin, end) (row-major) of parameter `index` of the registry
+  // begin_step saw: update is this over whole parameters, and a pass that clips, steps,
+  // zeroes and copies one slice at a time (fused_update) is this over slices. Slices of
+  // one step may run at the same time.
+  virtual void update_slice(Parameter& parameter, std::size_t index, float learning_rate, Eigen::Index begin,
+                            Eigen::Index end) = 0;
   virtual std::string name() const = 0;
   // Sizes the state for `parameters` (zeros) if no step has done it yet, so that a
   // checkpoint's state can be copied in before the first step.
@@ -35,6 +41,8 @@ class Optimizer {
  protected:
   // Sizes `slots` state matrices per parameter on the first step; checks them after.
   void prepare(ParameterRegistry& parameters, std::vector<std::vector<math::Matrix>>& state, int slots);
+  // What the step's slices share (Adam's bias corrections), set by begin_step once steps_ counts the step.
+  virtual void prepare_step() {}
   long steps_ = 0;
 };
 
@@ -44,13 +52,18 @@ class Optimizer {
 class Adam : public Optimizer {
  public:
   Adam(float beta1 = 0.9f, float beta2 = 0.999f, float epsilon = 1e-8f);
-  void update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) override;
+  void update_slice(Parameter& parameter, std::size_t index, float learning_rate, Eigen::Index begin,
+                    Eigen::Index end) override;
   std::string name() const override { return "adam"; }
   void allocate_state(ParameterRegistry& parameters) override { prepare(parameters, moments_, 2); }
   std::vector<math::Matrix*> state() override;
 
  private:
+  void prepare_step() override;
+
   float beta1_, beta2_, epsilon_;
+  double correction1_ = 1.0;   // 1 - b1^t of the step
+  float inv_sqrt_c2_ = 1.0f;   // 1 / sqrt(1 - b2^t)
   std::vector<std::vector<math::Matrix>> moments_;  // per parameter: {m, v}
 };
 
@@ -60,7 +73,8 @@ class Adam : public Optimizer {
 class Adadelta : public Optimizer {
  public:
   Adadelta(float rho = 0.95f, float epsilon = 1e-6f);
-  void update(ParameterRegistry& parameters, float learning_rate, std::size_t first, std::size_t last) override;
+  void update_slice(Parameter& parameter, std::size_t index, float learning_rate, Eigen::Index begin,
+                    Eigen::Index end) override;
   std::string name() const override { return "adadelta"; }
   void allocate_state(ParameterRegistry& parameters) override { prepare(parameters, averages_, 2); }
   std::vector<math::Matrix*> state() override;
@@ -79,5 +93,17 @@ void scale_gradients(ParameterRegistry& parameters, float factor, std::size_t fi
 // Scales all gradients so that their joint norm is at most max_norm (no-op when
 // max_norm <= 0 or the norm is not finite). Returns the norm before clipping.
 double clip_gradient_norm(ParameterRegistry& parameters, double max_norm);
+
+// Data-parallel sums in one pass: into.gradient += the gradients of `from` (in order), which
+// are zeroed; returns squared_gradient_norm of the sum. The bits of adding, zeroing and
+// measuring one after the other, with each block still in cache.
+double add_gradients_and_square(Parameter& into, const std::vector<Parameter*>& from);
+
+// One optimizer step of parameters [first, last) (after optimizer.begin_step), a slice at
+// a time: the slice's gradient scaled by clip_factor (unless 1), the step, the gradient
+// zeroed, the new values copied into the same parameters of `copies` (registries of the
+// same layout). The bits of scale_gradients, update, zeroing and copying in turn.
+void fused_update(Optimizer& optimizer, ParameterRegistry& parameters, float learning_rate, float clip_factor,
+                  std::size_t first, std::size_t last, const std::vector<ParameterRegistry*>& copies);
 
 }  // namespace rnnsearch::nn

@@ -45,14 +45,6 @@ DataParallel::DataParallel(model::RnnSearch& master, int threads, const ProcessG
   }
 }
 
-void DataParallel::copy_to_replicas(std::size_t first, std::size_t last) {
-  const auto master = replicas_[0]->parameters().all();
-  for (std::size_t k = 1; k < replicas_.size(); ++k) {
-    const auto theirs = replicas_[k]->parameters().all();
-    for (std::size_t p = first; p < last; ++p) theirs[p]->value = master[p]->value;
-  }
-}
-
 void DataParallel::run(const std::function<void(model::RnnSearch&, int)>& work) {
   util::run_on_threads(threads(), [&](int k) {
     if (k > 0) math::set_gemm_threads(1);  // per thread for oneDNN: the parallelism is this pool
@@ -70,33 +62,43 @@ DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corp
   std::vector<nn::CrossEntropySum> sums(replicas_.size());
   const bool zero_first = !gradients_are_zero_;
   gradients_are_zero_ = false;
+  model::LossOptions shared = options;
+  if (!options.alignment_head_only) {  // the translation model's backward pass runs
+    run([&](model::RnnSearch&, int k) { replicas_[0]->transpose_weights(transposed_, k, threads()); });
+    shared.transposed = &transposed_;
+  }
   run([&](model::RnnSearch& replica, int k) {
     if (zero_first) replica.parameters().zero_gradients();
     const auto part = static_cast<std::size_t>(worker(k));
     if (part >= parts.size()) return;
     const data::Batch batch = data::make_batch(corpus, parts[part]);
     util::Rng rng((seed * 1000003ull + static_cast<std::uint64_t>(update)) * 64ull + part);
-    sums[static_cast<std::size_t>(k)] = replica.loss(batch, options, scale, &rng);
+    sums[static_cast<std::size_t>(k)] = replica.loss(batch, shared, scale, &rng);
   });
   Gradients result;
   for (const auto& sum : sums) {
     result.loss.loss += sum.loss;
     result.loss.tokens += sum.tokens;
   }
-  // Each thread sums its shard over the replicas.
+  // Each thread sums its shard over the replicas (zeroing theirs) and, in this process
+  // alone, measures each summed parameter while it is in cache; the figures add up in
+  // registry order.
   nn::ParameterRegistry& master = replicas_[0]->parameters();
   const auto all = master.all();
+  const bool alone = group_->size() == 1;
+  std::vector<double> squares(all.size(), 0.0);
   run([&](model::RnnSearch&, int k) {
     const auto [first, last] = shards_[static_cast<std::size_t>(k)];
-    for (std::size_t j = 1; j < replicas_.size(); ++j) {
-      const auto theirs = replicas_[j]->parameters().all();
-      for (std::size_t p = first; p < last; ++p) {
-        all[p]->gradient += theirs[p]->gradient;
-        theirs[p]->gradient.setZero();  // while it is in cache: the next update starts from zero
-      }
+    std::vector<std::vector<nn::Parameter*>> theirs;
+    for (std::size_t j = 1; j < replicas_.size(); ++j) theirs.push_back(replicas_[j]->parameters().all());
+    std::vector<nn::Parameter*> others(theirs.size());
+    for (std::size_t p = first; p < last; ++p) {
+      for (std::size_t j = 0; j < theirs.size(); ++j) others[j] = theirs[j][p];
+      const double square = nn::add_gradients_and_square(*all[p], others);
+      if (alone) squares[p] = square;
     }
   });
-  if (group_->size() > 1) {
+  if (!alone) {
     const auto start = std::chrono::steady_clock::now();
     for (nn::Parameter* parameter : all) group_->sum(parameter->gradient.data(), static_cast<std::size_t>(parameter->gradient.size()));
     double loss[2] = {result.loss.loss, static_cast<double>(result.loss.tokens)};
@@ -104,13 +106,11 @@ DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corp
     result.loss.loss = loss[0];
     result.loss.tokens = static_cast<std::size_t>(loss[1]);
     result.sum_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run([&](model::RnnSearch&, int k) {
+      const auto [first, last] = shards_[static_cast<std::size_t>(k)];
+      for (std::size_t p = first; p < last; ++p) squares[p] = nn::squared_gradient_norm(master, p, p + 1);
+    });
   }
-  // Each thread measures its shard, one figure per parameter; they add up in registry order.
-  std::vector<double> squares(all.size(), 0.0);
-  run([&](model::RnnSearch&, int k) {
-    const auto [first, last] = shards_[static_cast<std::size_t>(k)];
-    for (std::size_t p = first; p < last; ++p) squares[p] = nn::squared_gradient_norm(master, p, p + 1);
-  });
   double square_sum = 0.0;
   for (const double square : squares) square_sum += square;
   result.norm = std::sqrt(square_sum);
@@ -122,13 +122,11 @@ void DataParallel::apply_update(nn::Optimizer& optimizer, float learning_rate, d
   optimizer.begin_step(master);
   const bool clip = clip_norm > 0.0 && std::isfinite(norm) && norm > clip_norm;
   const auto factor = static_cast<float>(clip ? clip_norm / norm : 1.0);
+  std::vector<nn::ParameterRegistry*> copies;
+  for (std::size_t k = 1; k < replicas_.size(); ++k) copies.push_back(&replicas_[k]->parameters());
   run([&](model::RnnSearch&, int k) {
     const auto [first, last] = shards_[static_cast<std::size_t>(k)];
-    if (clip) nn::scale_gradients(master, factor, first, last);
-    optimizer.update(master, learning_rate, first, last);
-    const auto mine = master.all();
-    for (std::size_t p = first; p < last; ++p) mine[p]->gradient.setZero();
-    copy_to_replicas(first, last);
+    nn::fused_update(optimizer, master, learning_rate, factor, first, last, copies);
   });
   gradients_are_zero_ = true;
 }

@@ -5,9 +5,11 @@
 // parameters: each thread owns a contiguous shard of the registry, sums that shard's
 // gradients into the master (in replica order, so the same thread count always gives
 // the same bits), and after the norm is known clips, steps the optimizer and copies the
-// new values to the other replicas, all for its shard only.
+// new values to the other replicas, all for its shard only, each in one pass over its
+// parameters (nn::add_gradients_and_square, nn::fused_update).
 // Every matrix product runs on one BLAS thread: the parallelism is here, in one pool,
-// not in a spinning BLAS pool beside it.
+// not in a spinning BLAS pool beside it. The transposed weight copies the backward passes
+// multiply by (model::TransposedWeights) are made once per update, shared by the replicas.
 // Across processes (train/process_group.h): the global batch is cut into processes x
 // threads parts, part rank * threads + k for thread k of process `rank`, with the dropout
 // stream of that part; after the threads' sum, one all-reduce per parameter sums the
@@ -58,8 +60,6 @@ class DataParallel {
   void run(const std::function<void(model::RnnSearch&, int)>& work);
 
  private:
-  void copy_to_replicas(std::size_t first, std::size_t last);
-
   const ProcessGroup* group_;
   std::vector<model::RnnSearch*> replicas_;  // [0] is the master
   std::vector<std::pair<std::size_t, std::size_t>> shards_;  // per thread: [first, last) parameters
@@ -67,6 +67,9 @@ class DataParallel {
   // True when every replica's gradients are zero (apply_update leaves them so), which
   // spares the next update a pass over them.
   bool gradients_are_zero_ = false;
+  // The weights the backward passes multiply transposed, made once per update for all
+  // replicas (their values are the master's), half by each thread.
+  model::TransposedWeights transposed_;
 };
 
 }  // namespace rnnsearch::train

@@ -1,7 +1,8 @@
 // The whole RNNsearch model: finite-difference gradients of the teacher-forced loss with
 // respect to every parameter (plain, tied embeddings, dropout with label smoothing, guided
-// alignment, and each attention form), the guided-alignment cost by hand, and the
-// inference interface (encode + decoder_step) agreeing with the training loss.
+// alignment, and each attention form), the guided-alignment cost by hand, the inference
+// interface (encode + decoder_step) agreeing with the training loss, and shared
+// transposed weight copies giving the gradients of the loss's own.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -348,6 +349,34 @@ BOOST_AUTO_TEST_CASE(guided_alignment_without_weight_or_links_changes_nothing) {
   const LossAndGradients guided = loss_and_gradients(tiny_aligned_corpus(), 1.0f);
   BOOST_TEST(!same(guided, plain));  // and links do change both
   BOOST_TEST(guided.loss > plain.loss);
+}
+
+BOOST_AUTO_TEST_CASE(transposed_copies_made_in_parts_give_the_same_gradients) {
+  for (const auto form : {nn::AttentionForm::kAdditive, nn::AttentionForm::kDot}) {
+    model::RnnSearch net(tiny_config(false, form));
+    rt::randomize(net.parameters(), 17, 0.5f);
+    model::TransposedWeights whole, parts;
+    net.transpose_weights(whole);
+    for (int part = 0; part < 3; ++part) net.transpose_weights(parts, part, 3);  // as three threads
+    BOOST_TEST((parts.context == whole.context && parts.decoder.zr == whole.decoder.zr &&
+                parts.decoder.h == whole.decoder.h && parts.encoder.forward.zr == whole.encoder.forward.zr &&
+                parts.encoder.backward.h == whole.encoder.backward.h && parts.attention.query == whole.attention.query &&
+                parts.output == whole.output));
+    BOOST_TEST((whole.output == net.parameters().get("decoder.output.W").value.transpose()));
+    BOOST_TEST((whole.context == net.parameters().get("decoder.gru.W").value.bottomRows(4).transpose()));
+
+    const data::Batch batch = data::make_batch(tiny_corpus(), {0, 1, 2});
+    LossAndGradients own, shared;
+    model::LossOptions options;
+    for (LossAndGradients* out : {&own, &shared}) {
+      net.parameters().zero_gradients();
+      options.transposed = out == &shared ? &parts : nullptr;
+      out->loss = net.loss(batch, options, 1.0f).loss;
+      for (const nn::Parameter* p : net.parameters().all()) out->gradients.push_back(p->gradient);
+    }
+    BOOST_TEST(same(own, shared));
+    BOOST_TEST(own.gradients[0].cwiseAbs().maxCoeff() > 0.0f);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_wrong_gradient_scale_is_caught) {

@@ -1,5 +1,6 @@
 // nn::AdditiveAttention: finite-difference checks of precompute_keys + step (+ the two
-// backward passes) for the context and for the weights, masking, accumulation and shape errors.
+// backward passes) for the context and for the weights, masking, accumulation, the
+// backward pass through a transposed copy of W_a, and shape errors.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <limits>
@@ -229,6 +230,31 @@ BOOST_AUTO_TEST_CASE(shape_errors_name_the_parameter_and_both_shapes) {
              }) == "att.U gradient d_keys is [6 x 6], expected [6 x 5]");
   BOOST_TEST(message([&] { f.attention.keys_backward(f.annotations, d_keys, d_annotations); }) ==
              "att.U gradient d_keys is [6 x 6], expected [6 x 5]");
+}
+
+BOOST_AUTO_TEST_CASE(a_transposed_copy_of_the_query_weights_gives_the_same_gradients) {
+  AttentionFixture f;
+  f.forward();
+  const math::Matrix d_context = rt::random_matrix(kB, kD, 37), d_weights = rt::random_matrix(kB, kS, 38);
+  nn::Attention::TransposedWeights transposed;
+  f.attention.transpose_weights(transposed);
+  BOOST_TEST((transposed.query == f.registry.get("att.W").value.transpose()));
+  math::Matrix d_query[2], d_annotations[2], d_keys[2];
+  for (int copy = 0; copy < 2; ++copy) {
+    d_query[copy] = math::Matrix::Zero(kB, kM);
+    d_annotations[copy] = math::Matrix::Zero(kS * kB, kD);
+    d_keys[copy] = math::Matrix::Zero(kS * kB, kA);
+    f.attention.step_backward(f.cache, d_context, &d_weights, d_query[copy], d_annotations[copy], d_keys[copy],
+                              nn::WeightGradients::kDeferred, copy ? &transposed : nullptr);
+  }
+  BOOST_TEST(d_query[1].isApprox(d_query[0], 1e-6f));
+  BOOST_TEST(d_query[1].cwiseAbs().maxCoeff() > 0.0f);
+  BOOST_TEST((d_annotations[1] == d_annotations[0]));
+  BOOST_TEST((d_keys[1] == d_keys[0]));
+  transposed.query.resize(kM, kA);  // W_a itself, not its transpose
+  BOOST_CHECK_THROW(f.attention.step_backward(f.cache, d_context, &d_weights, d_query[0], d_annotations[0], d_keys[0],
+                                              nn::WeightGradients::kDeferred, &transposed),
+                    util::Error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,5 +1,6 @@
 // Softmax cross-entropy with a row mask and label smoothing: hand-computed values,
-// finite-difference gradients w.r.t. the logits, masking, stability and errors.
+// finite-difference gradients w.r.t. the logits, masking, the gradient's scale, stability
+// and errors.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -115,6 +116,17 @@ BOOST_AUTO_TEST_CASE(gradient_matches_finite_differences_with_smoothing) {
   const auto report = check_loss_gradient(0.1f, 6);
   BOOST_TEST(report.checked == 20u);
   BOOST_TEST(report.worst_error < kCrossEntropyTolerance, report.worst_place);
+}
+
+BOOST_AUTO_TEST_CASE(a_gradient_scale_gives_the_bits_of_scaling_afterwards) {
+  const math::Matrix logits = rt::random_matrix(4, 5, 8, 2.0f);
+  math::Matrix unscaled, scaled;
+  const auto plain = nn::softmax_cross_entropy(logits, kFourTargets, four_row_mask(), 0.1f, &unscaled);
+  const auto with_scale = nn::softmax_cross_entropy(logits, kFourTargets, four_row_mask(), 0.1f, &scaled, 1.0f / 37);
+  unscaled *= 1.0f / 37;
+  BOOST_TEST((scaled == unscaled));
+  BOOST_TEST(scaled.row(0).cwiseAbs().maxCoeff() > 0.0f);
+  BOOST_TEST(with_scale.loss == plain.loss);  // the loss is not scaled
 }
 
 BOOST_AUTO_TEST_CASE(masked_rows_contribute_nothing_and_are_not_read) {
