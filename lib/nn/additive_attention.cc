@@ -71,7 +71,7 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
   const math::Matrix& mask = map_rows(source_mask, row_sentence, cache);  // [S x R]
 
   cache.annotations = &annotations;
-  cache.query = query;  // s: [R x m]
+  if (!row_sentence) cache.query = query;  // s: [B x m], for step_backward (which refuses a mapped step)
   cache.projected_query.resize(R, A);  // q: [R x A]
   math::gemm(query, packed_query_weight_.get(), query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f,
              0.0f, query_weight_.name.c_str());
@@ -95,8 +95,11 @@ void AdditiveAttention::exact_scores(const math::Matrix& keys, Eigen::Index B, c
   // row of tanh(q_r + K_{j,b}) for step_backward; a mapped (inference) step only the
   // current one, and its rows of one sentence read that sentence's key row in turn.
   const bool mapped = cache.row_sentence != nullptr;
-  if (!mapped) cache.hidden.resize(S * B, A);  // [(S*B) x A]
-  cache.hidden_row.resize(1, A);
+  if (mapped) {
+    cache.hidden_row.resize(1, A);
+  } else {
+    cache.hidden.resize(S * B, A);  // [(S*B) x A]
+  }
   cache.scores_bs.resize(R, S);  // e: [R x S]
   const auto v = score_weight_.value.col(0).transpose();  // [1 x A]
   for (Eigen::Index j = 0; j < S; ++j) {
