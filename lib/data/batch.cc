@@ -104,30 +104,6 @@ std::vector<std::vector<std::size_t>> batches_by_length(const std::vector<std::v
   return batches;
 }
 
-std::vector<std::vector<std::size_t>> split_for_threads(const ParallelCorpus& corpus,
-                                                        const std::vector<std::size_t>& indices, int parts) {
-  parts = std::max(1, std::min(parts, static_cast<int>(indices.size())));
-  std::size_t total = 0;
-  for (const std::size_t i : indices) total += corpus.target[i].size() + 1;
-  std::vector<std::vector<std::size_t>> groups(static_cast<std::size_t>(parts));
-  std::size_t done = 0, group = 0;
-  for (std::size_t k = 0; k < indices.size(); ++k) {
-    // Move to the next group when this sentence's midpoint lies past this group's share,
-    // keeping one sentence for every group still to fill.
-    const std::size_t length = corpus.target[indices[k]].size() + 1;
-    const std::size_t remaining_sentences = indices.size() - k;
-    const std::size_t groups_left = static_cast<std::size_t>(parts) - group - 1;
-    if (!groups[group].empty() && group + 1 < groups.size() &&
-        ((2 * done + length) * static_cast<std::size_t>(parts) > 2 * total * (group + 1) ||
-         remaining_sentences <= groups_left)) {
-      ++group;
-    }
-    groups[group].push_back(indices[k]);
-    done += length;
-  }
-  return groups;
-}
-
 std::vector<std::vector<std::size_t>> epoch_batches(const ParallelCorpus& corpus, const BatchingOptions& options,
                                                     std::uint64_t seed, long epoch) {
   if (options.sentences < 1 && options.target_tokens < 1) throw util::Error("batch size must be positive");

@@ -48,12 +48,6 @@ inline Batch make_batch(const ParallelCorpus& corpus, const std::vector<std::siz
 std::vector<std::vector<std::size_t>> batches_by_length(const std::vector<std::vector<std::int32_t>>& sentences,
                                                         int batch_size);
 
-// Cuts indices (sorted by length, as a batch's are) into `parts` consecutive groups with
-// nearly equal target tokens, for data-parallel threads. Fewer groups when there are
-// fewer sentences; never an empty group.
-std::vector<std::vector<std::size_t>> split_for_threads(const ParallelCorpus& corpus,
-                                                        const std::vector<std::size_t>& indices, int parts);
-
 struct BatchingOptions {
   int sentences = 64;         // sentences per batch (when target_tokens is 0)
   int target_tokens = 0;      // > 0: batches of about this many target tokens (padding included)

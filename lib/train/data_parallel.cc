@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "math/gemm.h"
+#include "train/work_split.h"
 #include "util/parallel.h"
 
 namespace rnnsearch::train {
@@ -55,7 +56,7 @@ void DataParallel::run(const std::function<void(model::RnnSearch&, int)>& work) 
 DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corpus,
                                                 const std::vector<std::size_t>& indices,
                                                 const model::LossOptions& options, std::uint64_t seed, long update) {
-  const auto parts = data::split_for_threads(corpus, indices, workers());
+  const auto parts = split_by_cost(corpus, indices, workers(), replicas_[0]->config());
   std::size_t total_tokens = 0;
   for (const std::size_t i : indices) total_tokens += corpus.target[i].size() + 1;
   const float scale = 1.0f / static_cast<float>(total_tokens);

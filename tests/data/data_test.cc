@@ -240,20 +240,4 @@ BOOST_AUTO_TEST_CASE(token_batches_stay_under_their_budget) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(thread_split_balances_tokens_and_keeps_every_sentence) {
-  const auto corpus = numbered_corpus(64);
-  std::vector<std::size_t> indices(64);
-  for (std::size_t i = 0; i < 64; ++i) indices[i] = i;
-  const auto parts = data::split_for_threads(corpus, indices, 2);
-  BOOST_TEST(parts.size() == 2u);
-  BOOST_TEST(parts[0].size() + parts[1].size() == 64u);
-  std::size_t tokens[2] = {0, 0};
-  for (int k = 0; k < 2; ++k) {
-    for (const std::size_t i : parts[k]) tokens[k] += corpus.target[i].size() + 1;
-  }
-  BOOST_TEST(std::max(tokens[0], tokens[1]) - std::min(tokens[0], tokens[1]) <= 12u);
-  BOOST_TEST(data::split_for_threads(corpus, {3}, 2).size() == 1u);
-  BOOST_TEST(data::split_for_threads(corpus, {3, 4}, 4).size() == 2u);
-}
-
 BOOST_AUTO_TEST_SUITE_END()
