@@ -58,4 +58,17 @@ bool bf16_gemm(Transpose ta, Transpose tb, int m, int n, int k, float alpha, con
 #endif
 }
 
+bool onednn_bf16_gemm_works() {
+#ifdef RNNSEARCH_GEMM_ONEDNN
+  static const bool works = [] {
+    const std::uint16_t one = 0x3F80;  // 1.0 in bfloat16
+    float c = 0.0f;
+    return dnnl_gemm_bf16bf16f32('N', 'N', 1, 1, 1, 1.0f, &one, 1, &one, 1, 0.0f, &c, 1) == dnnl_success && c == 1.0f;
+  }();
+  return works;
+#else
+  return false;
+#endif
+}
+
 }  // namespace rnnsearch::math

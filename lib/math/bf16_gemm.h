@@ -23,4 +23,8 @@ inline constexpr int kBf16MinimumReuse = 32;
 bool bf16_gemm(Transpose ta, Transpose tb, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
                int ldb, float beta, float* c, int ldc);
 
+// True when oneDNN multiplies a small bf16 product here (tried once): false without the
+// oneDNN backend, and when oneDNN is held below AVX512_BF16 (ONEDNN_MAX_CPU_ISA=AVX2).
+bool onednn_bf16_gemm_works();
+
 }  // namespace rnnsearch::math

@@ -1,6 +1,7 @@
 #include "math/product_precision.h"
 
 #include "math/bf16.h"
+#include "math/bf16_gemm.h"
 #include "util/error.h"
 
 namespace rnnsearch::math {
@@ -17,18 +18,15 @@ Precision parse_training_precision(const std::string& name) {
   throw util::UsageError("--precision must be one of fp32, bf16, got '" + name + "'");
 }
 
-bool bf16_products_available() {
-#ifdef RNNSEARCH_GEMM_ONEDNN
-  return cpu_has_avx512_bf16();
-#else
-  return false;
-#endif
-}
+bool bf16_products_available() { return cpu_has_avx512_bf16() && onednn_bf16_gemm_works(); }
 
 void check_precision_available(Precision precision) {
   if (precision != Precision::kBf16 || bf16_products_available()) return;
 #ifdef RNNSEARCH_GEMM_ONEDNN
-  throw util::Error("--precision bf16 needs a CPU with AVX512_BF16 (or AMX), which this one lacks; use fp32");
+  throw util::Error(cpu_has_avx512_bf16() ? "--precision bf16: oneDNN multiplies no bf16 here (is ONEDNN_MAX_CPU_ISA "
+                                            "set below AVX512_CORE_BF16?); use fp32"
+                                          : "--precision bf16 needs a CPU with AVX512_BF16 (or AMX), which this one "
+                                            "lacks; use fp32");
 #else
   throw util::Error("--precision bf16 needs the oneDNN backend (cmake -DRNNSEARCH_GEMM=onednn); this build uses "
                     "OpenBLAS: use fp32");

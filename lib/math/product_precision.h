@@ -15,7 +15,7 @@ namespace rnnsearch::math {
 Precision parse_training_precision(const std::string& name);
 
 // True when this CPU multiplies bf16 in hardware (AVX512_BF16; AMX-BF16 CPUs have it too)
-// and the build's backend can use it (oneDNN).
+// and the build's backend uses it (oneDNN, not held below that ISA by ONEDNN_MAX_CPU_ISA).
 bool bf16_products_available();
 // Throws util::Error saying why when `precision` is bf16 and bf16_products_available() is not.
 void check_precision_available(Precision precision);

@@ -33,6 +33,7 @@
 #include "support/gzip_text.h"
 #include "support/sgemm_rate.h"
 #include "train/data_parallel.h"
+#include "train/work_split.h"
 #include "util/allocator.h"
 
 using namespace rnnsearch;
@@ -90,7 +91,7 @@ struct Measured {
 void add_flops(const data::ParallelCorpus& corpus, const std::vector<std::size_t>& indices, int threads,
                const model::ModelOptions& config, model::FlopCount& flops) {
   // FLOPs of the products each thread ran on its part of the batch.
-  for (const auto& part : data::split_for_threads(corpus, indices, threads)) {
+  for (const auto& part : train::split_by_cost(corpus, indices, threads, config)) {
     const data::Batch batch = data::make_batch(corpus, part);
     model::BatchShape shape{batch.sentences, batch.source_length, batch.target_length,
                             static_cast<long>(batch.target_tokens()), static_cast<long>(batch.source_mask.sum())};
@@ -155,7 +156,8 @@ Measured measure(const data::ParallelCorpus& corpus, const model::ModelOptions& 
     }
     add_flops(corpus, indices, options.threads, config, flops);
   }
-  Measured result{testing::median(window_rates), flops.total() / seconds / 1e9};
+  // A corpus with fewer batches than warm-up + 10 updates leaves no window: the overall rate.
+  Measured result{window_rates.empty() ? tokens / seconds : testing::median(window_rates), flops.total() / seconds / 1e9};
   std::printf("updates timed: %d (after %d warm-up), target tokens %.0f, %.2f s, training cross-entropy %.4f\n",
               total - options.warmup, options.warmup, tokens, seconds, loss / tokens);
   std::printf("throughput: %.0f target tokens/s overall, %.0f median of 10-update windows\n", tokens / seconds,
@@ -171,6 +173,11 @@ int main(int argc, char** argv) {
   rnnsearch::math::select_gemm_kernels(argv);
   const Options options = parse(argc, argv);
   util::keep_freed_memory_for_reuse();
+  if (options.updates < 10 || options.warmup < 0 || options.threads < 1) {
+    std::fprintf(stderr, "train_bench: --updates must be at least 10 (rates are medians of 10-update windows), "
+                         "--warmup at least 0 and --threads at least 1\n");
+    return 2;
+  }
   if (options.source.empty() || options.target.empty()) {
     std::fprintf(stderr, "usage: train_bench --src train.bpe.de --tgt train.bpe.en [--threads N] [--updates N] "
                          "[--warmup N] [--load N] [--runs N] [--attention FORM] [--precision fp32,bf16]\n");
@@ -187,7 +194,14 @@ int main(int argc, char** argv) {
   config.attention_form = model::parse_attention_form(options.attention);
   std::vector<math::Precision> precisions;
   for (const std::string& name : options.precisions) precisions.push_back(math::parse_training_precision(name));
-  for (const math::Precision precision : precisions) math::check_precision_available(precision);
+  for (const math::Precision precision : precisions) {
+    try {
+      math::check_precision_available(precision);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "train_bench: %s\n", error.what());
+      return 1;
+    }
+  }
   std::printf("RNNsearch training, %s; %zu pairs; %d thread(s), %d busy threads beside it\n", config.summary().c_str(),
               corpus.size(), options.threads, options.load);
   const testing::BusyLoad busy(options.load);
