@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "math/gemm.h"
@@ -48,9 +49,13 @@ void bf16_gemm(ConstMatrixView a, const PackedMatrix& b, MutableMatrixView c, fl
 namespace rnnsearch::math {
 
 // The 8-bit step of values whose largest magnitude is max_abs (0 for all zeros), and its
-// inverse; weights (per column) and activations (per row) are quantized alike.
+// inverse; weights (per column) and activations (per row) are quantized alike. Below
+// 127 / FLT_MAX (3.7e-37) the inverse would overflow to infinity, turning zeros into NaN
+// (-127) and the rest into +-127: such values quantize to zero instead.
 inline float int8_step(float max_abs) { return max_abs / 127.0f; }
-inline float int8_inverse_step(float max_abs) { return max_abs > 0.0f ? 127.0f / max_abs : 0.0f; }
+inline float int8_inverse_step(float max_abs) {
+  return max_abs >= 127.0f / std::numeric_limits<float>::max() ? 127.0f / max_abs : 0.0f;
+}
 // round(x / step) to nearest even, within [-127, 127] (a NaN gives -127).
 inline std::int8_t quantize_int8(float x, float inverse_step) {
   const float q = std::nearbyint(x * inverse_step);

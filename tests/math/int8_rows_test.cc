@@ -152,4 +152,21 @@ BOOST_AUTO_TEST_CASE(rows_round_half_steps_to_even_and_nans_to_minus_127) {
   }
 }
 
+// Values so small that 127 / max would overflow to infinity quantize to zero (they would
+// otherwise be +-127, and zeros NaN, -127); a NaN stays -127.
+BOOST_AUTO_TEST_CASE(rows_below_the_smallest_invertible_maximum_quantize_to_zero) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Matrix a(1, 6);
+  a.row(0) << 0.0f, 1e-38f, -2e-38f, -0.0f, nan, 3e-37f;
+  for (const Int8RowCode code : int8_row_codes()) {
+    Int8Rows rows;
+    quantize_int8_rows(a, Int8RowFormat::kS16, rows, code);
+    const auto* q = static_cast<const std::int16_t*>(rows.data());
+    BOOST_TEST_INFO(int8_row_code_name(code));
+    BOOST_TEST(std::vector<int>(q, q + 6) == std::vector<int>({0, 0, 0, 0, -127, 0}), boost::test_tools::per_element());
+  }
+  BOOST_TEST(int8_inverse_step(3.8e-37f) > 0.0f);
+  BOOST_TEST(std::isfinite(int8_inverse_step(3.8e-37f)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
