@@ -141,8 +141,10 @@ void search_window(const std::vector<Source>& sources, ThreadModels& thread_mode
   for (std::size_t m = 0; m < ids.size(); ++m) {
     for (const Source& source : sources) ids[m].push_back(source.ids[m]);
   }
+  Hypothesis empty;  // an empty source's translation: </s> at once, with probability 1
+  if (config.word_scores) empty.token_log_probs.assign(1, 0.0f);
   for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (ids[0][i].empty()) results[i].assign(1, Hypothesis{});
+    if (ids[0][i].empty()) results[i].assign(1, empty);
   }
   auto batches = data::batches_by_length(ids[0], config.beam.batch_size);
   std::reverse(batches.begin(), batches.end());
