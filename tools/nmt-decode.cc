@@ -29,7 +29,12 @@ int run(int argc, char** argv) {
       ("input,i", defaulted(&cfg.input), "source text, tokenized and BPE'd as in training (- = stdin)")
       ("output,o", defaulted(&cfg.output), "translations (- = stdout; a file is written atomically)")
       ("beam-size,b", defaulted(&search.beam.beam_size), "beam size (1 = greedy)")
+      ("weights", po::value(&search.beam.weights)->multitoken(),
+       "one weight per model of an ensemble: its log-probabilities are averaged with these weights (default equal)")
       ("n-best", defaulted(&search.n_best), "write the K best translations per line in Moses n-best format (0 = off)")
+      ("word-scores", po::bool_switch(&search.word_scores),
+       "with --n-best: add 'WordScores=' to the features, the log-probability of each word (BPE pieces joined) "
+       "and of </s>")
       ("length-penalty",
        defaulted(&search.beam.length_penalty),
        "alpha: hypotheses are ranked by log p / length^alpha (0 = no normalization)")

@@ -5,6 +5,7 @@
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
+#include "search/ensemble.h"
 #include "search/shortlist.h"
 #include "util/error.h"
 
@@ -17,16 +18,17 @@ int target_length_limit(double max_length_ratio, std::size_t source_length) {
   return limit >= kMaxTargetLength ? kMaxTargetLength : static_cast<int>(limit);
 }
 
-namespace {
-
-double normalized(double log_probability, std::size_t length, double alpha) {
+double normalized_score(double log_probability, std::size_t length, double alpha) {
   return alpha == 0.0 ? log_probability : log_probability / std::pow(static_cast<double>(std::max<std::size_t>(1, length)), alpha);
 }
+
+namespace {
 
 struct Candidate {
   int row = 0;               // the live hypothesis it extends
   std::int32_t word = 0;
   double log_probability = 0.0;
+  float step = 0.0f;         // the word's own log-probability at this step
 };
 
 // Best first; equal scores go to the earlier row, then the lower word id.
@@ -54,11 +56,14 @@ struct Member {
 struct Workspace {
   std::vector<Member> members;
   math::Matrix mean_log_probs, mean_weights;  // an ensemble's averages
+  std::vector<float> factors;                  // its weights (search/ensemble.h: member_factors)
+  std::vector<const math::Matrix*> parts;
   std::vector<int> row_sentence, next_sentence;        // per live row: its sentence of the batch
   std::vector<double> row_log_prob, next_log_prob;     // per live row
   std::vector<std::int32_t> previous;                  // the decoder's input tokens
   std::vector<std::int32_t> history_token;
   std::vector<int> history_parent;
+  std::vector<float> history_step;                     // with BeamOptions::word_scores: each token's log-probability
   std::vector<std::size_t> step_begin, weight_begin;
   std::vector<float> step_weights;
   std::size_t weight_columns = 0;                      // the batch's source positions
@@ -87,7 +92,7 @@ void encode_batch(const std::vector<model::RnnSearch*>& models,
 }
 
 // One decoder step of every member for the live rows (their last tokens in w.previous).
-// An ensemble averages the members' log-probabilities and attention weights.
+// An ensemble combines the members' log-probabilities and attention weights (search/ensemble.h).
 void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matrix*& weights) {
   if (w.restriction) {
     w.row_allowed.clear();
@@ -105,14 +110,12 @@ void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matr
   log_probs = &w.members[0].log_probs;
   weights = &w.members[0].weights;
   if (w.members.size() == 1) return;
-  w.mean_log_probs = w.members[0].log_probs;
-  w.mean_weights = w.members[0].weights;
-  for (std::size_t m = 1; m < w.members.size(); ++m) {
-    w.mean_log_probs += w.members[m].log_probs;
-    w.mean_weights += w.members[m].weights;
-  }
-  w.mean_log_probs /= static_cast<float>(w.members.size());
-  w.mean_weights /= static_cast<float>(w.members.size());
+  w.parts.clear();
+  for (const Member& member : w.members) w.parts.push_back(&member.log_probs);
+  combine_members(w.parts, w.factors, w.mean_log_probs);
+  w.parts.clear();
+  for (const Member& member : w.members) w.parts.push_back(&member.weights);
+  combine_members(w.parts, w.factors, w.mean_weights);
   log_probs = &w.mean_log_probs;
   weights = &w.mean_weights;
 }
@@ -173,7 +176,8 @@ void sentence_candidates(const math::Matrix& log_probs, int begin, int end, int 
     for (const std::int32_t column : w.top_words) {
       if (w.restriction && std::isinf(row(column))) continue;  // as the full layer would rank it: never
       const std::int32_t word = w.restriction ? w.restriction->ids[static_cast<std::size_t>(column)] : column;
-      w.candidates.push_back({r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(column))});
+      w.candidates.push_back(
+          {r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(column)), row(column)});
     }
   }
   const auto keep = static_cast<std::ptrdiff_t>(std::min(width, w.candidates.size()));
@@ -208,7 +212,14 @@ Hypothesis finish(const Candidate& c, int step, bool ends, std::size_t source_le
   if (!ends) h.tokens.push_back(c.word);
   h.log_probability = c.log_probability;
   h.complete = ends;
-  h.score = normalized(c.log_probability, h.tokens.size() + (ends ? 1 : 0), options.length_penalty);
+  h.score = normalized_score(c.log_probability, h.tokens.size() + (ends ? 1 : 0), options.length_penalty);
+  if (options.word_scores) {
+    for (int t = 1; t <= step; ++t) {
+      const auto at = static_cast<std::size_t>(t);
+      h.token_log_probs.push_back(w.history_step[w.step_begin[at] + static_cast<std::size_t>(w.path[at])]);
+    }
+    h.token_log_probs.push_back(c.step);
+  }
   if (options.attention) {
     const std::size_t columns = w.weight_columns;
     h.attention.resize(static_cast<std::size_t>(step) + 1);
@@ -245,6 +256,7 @@ void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& o
       w.next_log_prob.push_back(c.log_probability);
       w.history_token.push_back(c.word);
       w.history_parent.push_back(c.row);
+      if (options.word_scores) w.history_step.push_back(c.step);
     }
   }
   w.row_sentence.swap(w.next_sentence);
@@ -281,6 +293,7 @@ Beams start_beams(const std::vector<std::vector<std::int32_t>>& sources, const s
   w.previous.assign(B, data::Vocabulary::kBos);
   w.history_token.assign(B, data::Vocabulary::kBos);
   w.history_parent.assign(B, -1);
+  w.history_step.assign(options.word_scores ? B : 0, 0.0f);
   w.step_begin.assign(1, 0);
   w.weight_begin.clear();
   w.step_weights.clear();
@@ -351,6 +364,8 @@ struct BeamSearcher::State {
 BeamSearcher::BeamSearcher(std::vector<model::RnnSearch*> models, const BeamOptions& options)
     : models_(std::move(models)), options_(options), state_(std::make_unique<State>()) {
   check_models(models_);
+  check_ensemble_weights(options_.weights, models_.size());
+  state_->workspace.factors = member_factors(options_.weights);
 }
 
 BeamSearcher::~BeamSearcher() = default;

@@ -26,6 +26,9 @@ struct BeamOptions {
   double max_length_ratio = 2.0;   // at most ratio * source length + 10 target tokens
   int batch_size = 32;             // sentences decoded together (sorted by length)
   bool attention = false;          // keep each hypothesis's attention weights (alignments, --replace-unk)
+  bool word_scores = false;        // keep each hypothesis's token log-probabilities (nmt-decode --word-scores)
+  // An ensemble's weights, one per model (search/ensemble.h); empty: equal weights.
+  std::vector<double> weights;
 };
 
 // The most target tokens a hypothesis gets: max_length_ratio * source_length + 10,
@@ -42,13 +45,21 @@ struct Hypothesis {
   // over the source tokens and the source </s> (source length + 1 values) for target
   // token i, </s> included when complete. Empty otherwise.
   std::vector<std::vector<float>> attention;
+  // With BeamOptions::word_scores, the log-probability of each token, </s> last when
+  // complete (they sum to log_probability, added in order in double). Empty otherwise.
+  std::vector<float> token_log_probs;
 };
+
+// How hypotheses are ranked: log_probability / length^alpha (length at least 1; alpha 0:
+// log_probability itself). nmt-score --normalize divides the same way.
+double normalized_score(double log_probability, std::size_t length, double alpha);
 
 // The search of one thread, batch after batch, keeping its buffers from batch to batch
 // (a thread pool gives each worker one). An ensemble: model m reads sources[m] (the same
 // sentences in its own source vocabulary); every step uses the mean of the models'
-// log-probabilities (and of their attention weights). Throws util::Error unless the
-// target vocabularies have the same size (the caller checks that they are the same words).
+// log-probabilities (and of their attention weights), weighted by BeamOptions::weights
+// (search/ensemble.h). Throws util::Error unless the target vocabularies have the same
+// size (the caller checks that they are the same words).
 class BeamSearcher {
  public:
   BeamSearcher(std::vector<model::RnnSearch*> models, const BeamOptions& options);

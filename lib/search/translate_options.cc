@@ -1,3 +1,4 @@
+#include "search/ensemble.h"
 #include "search/translator.h"
 #include "model/model_file.h"
 #include "util/error.h"
@@ -13,6 +14,7 @@ void TranslateOptions::validate() const {
   util::check_range("max-length", max_length, std::size_t{0}, kMaxSourcePieces);
   util::check_range("mini-batch", beam.batch_size, 1, kMaxMiniBatch);
   util::check_range("maxi-batch", maxi_batch, 1, kMaxMaxiBatch);
+  if (word_scores && n_best == 0) throw util::UsageError("--word-scores needs --n-best");
   math::check_precision_supported(precision);
 }
 
@@ -25,6 +27,7 @@ AlignmentOutput parse_alignment_output(const std::string& name) {
 void DecodeOptions::validate() const {
   if (model_paths.empty()) throw util::UsageError("--model MODEL is required");
   translate.validate();
+  check_ensemble_weights(translate.beam.weights, model_paths.size());
   model::check_attention_source_name(attention_source);
 }
 

@@ -12,6 +12,8 @@
 #include "math/gemm.h"
 #include "model/replicas.h"
 #include "search/attention_alignment.h"
+#include "search/ensemble.h"
+#include "search/word_scores.h"
 #include "text/word_counter.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -111,24 +113,6 @@ void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>
   }
 }
 
-// Thread k decodes with members[k]: the loaded models for k = 0, copies of them after,
-// all multiplying in config.precision.
-struct ThreadModels {
-  std::vector<model::Replicas> replicas;
-  std::vector<std::vector<model::RnnSearch*>> members;
-
-  ThreadModels(std::vector<model::LoadedModel>& models, const TranslateOptions& config)
-      : members(static_cast<std::size_t>(config.threads)) {
-    for (auto& m : models) replicas.emplace_back(*m.model, config.threads);
-    for (std::size_t k = 0; k < members.size(); ++k) {
-      for (auto& r : replicas) {
-        members[k].push_back(&r[k]);
-        if (r[k].inference_precision() != config.precision) r[k].set_inference_precision(config.precision);
-      }
-    }
-  }
-};
-
 // An ensemble needs one target vocabulary.
 void check_ensemble(const std::vector<model::LoadedModel>& models) {
   if (models.empty()) throw util::Error("translate_stream: no model");
@@ -143,6 +127,7 @@ BeamOptions beam_options(const TranslateOptions& config) {
   BeamOptions beam = config.beam;
   beam.n_best = std::max(1, config.n_best);
   beam.attention = config.alignment != AlignmentOutput::kNone || config.replace_unknown;
+  beam.word_scores = config.word_scores;
   return beam;
 }
 
@@ -156,8 +141,10 @@ void search_window(const std::vector<Source>& sources, ThreadModels& thread_mode
   for (std::size_t m = 0; m < ids.size(); ++m) {
     for (const Source& source : sources) ids[m].push_back(source.ids[m]);
   }
+  Hypothesis empty;  // an empty source's translation: </s> at once, with probability 1
+  if (config.word_scores) empty.token_log_probs.assign(1, 0.0f);
   for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (ids[0][i].empty()) results[i].assign(1, Hypothesis{});
+    if (ids[0][i].empty()) results[i].assign(1, empty);
   }
   auto batches = data::batches_by_length(ids[0], config.beam.batch_size);
   std::reverse(batches.begin(), batches.end());
@@ -179,12 +166,23 @@ void search_window(const std::vector<Source>& sources, ThreadModels& thread_mode
   });
 }
 
+// A Moses n-best line: "N ||| translation ||| F0= logp[ WordScores= ...] ||| score".
+std::string n_best_line(std::size_t id, const std::string& translation, const Hypothesis& h, bool word_scores) {
+  std::string line = std::to_string(id) + " ||| " + translation + " ||| F0= " + util::general(h.log_probability);
+  if (word_scores) {
+    std::vector<std::string_view> pieces;
+    text::split_space_words(translation, pieces);
+    line += " WordScores= " + word_scores_text(pieces, h.token_log_probs);
+  }
+  return line + " ||| " + util::general(h.score);
+}
+
 // translate_stream after the validation.
 std::size_t translate_valid(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
                             const std::string& input, const std::string& output,
                             const std::function<void(const std::string&)>& warn, const Shortlist* shortlist) {
   check_ensemble(models);
-  ThreadModels thread_models(models, config);
+  ThreadModels thread_models(models, config.threads, config.precision);
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
   const BeamOptions beam = beam_options(config);
   std::vector<std::unique_ptr<BeamSearcher>> searchers;  // thread k's, kept from window to window
@@ -216,10 +214,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
       const auto& hypotheses = results[i];
       for (const Hypothesis& h : hypotheses) {
         std::string out = translation_text(h, sources[i], target_vocabulary, config.replace_unknown);
-        if (config.n_best > 0) {
-          out = std::to_string(total + i) + " ||| " + out + " ||| F0= " + util::general(h.log_probability) + " ||| " +
-                util::general(h.score);
-        }
+        if (config.n_best > 0) out = n_best_line(total + i, out, h, config.word_scores);
         if (config.alignment != AlignmentOutput::kNone) out += " ||| " + alignment_text(h, sources[i], config.alignment);
         writer.write_line(out);
         if (config.n_best == 0) break;
@@ -236,19 +231,12 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
 
 // The models of `options`, an ensemble when several, each checked for what the output needs.
 std::vector<model::LoadedModel> read_models(const DecodeOptions& options) {
-  const std::vector<std::string>& paths = options.model_paths;
   const TranslateOptions& config = options.translate;
-  std::vector<model::LoadedModel> models;
-  for (const auto& path : paths) {
-    models.push_back(model::read_model_file(path));
-    if (!(models.back().target_vocabulary == models.front().target_vocabulary)) {
-      throw util::Error(path, "its target vocabulary (" + std::to_string(models.back().target_vocabulary.size()) +
-                                  " entries) differs from that of " + paths.front() + " (" +
-                                  std::to_string(models.front().target_vocabulary.size()) +
-                                  "): an ensemble needs the same target vocabulary");
-    }
-    if (config.alignment != AlignmentOutput::kNone) model::require_attention(*models.back().model, path, "--alignment");
-    if (config.replace_unknown) model::require_attention(*models.back().model, path, "--replace-unk");
+  std::vector<model::LoadedModel> models = read_ensemble(options.model_paths);
+  for (std::size_t m = 0; m < models.size(); ++m) {
+    const std::string& path = options.model_paths[m];
+    if (config.alignment != AlignmentOutput::kNone) model::require_attention(*models[m].model, path, "--alignment");
+    if (config.replace_unknown) model::require_attention(*models[m].model, path, "--replace-unk");
   }
   return models;
 }

@@ -3,6 +3,7 @@
 // one output line per input line out, in input order.
 //   plain:        the best translation
 //   --n-best K:   K lines per input, Moses format "N ||| translation ||| F0= logp ||| score"
+//                 (--word-scores: "F0= logp WordScores= w1 .. wn eos", search/word_scores.h)
 //   --alignment:  " ||| " then hard links "i-j" (source index first) or soft rows
 //                 (one row of source weights per target token, weights joined by ','):
 //                 the decoder's attention, or, when the (first) model has an alignment
@@ -55,10 +56,13 @@ struct TranslateOptions {
   // int8 / bf16 for speed at a small cost in accuracy. bf16 needs avx512_bf16.
   math::Precision precision = math::Precision::kFp32;
   bool progress = false;         // a count of sentences on stderr when it is a terminal (util::ProgressMeter)
+  // With n_best: " WordScores= " and the scores per word of search/word_scores.h after F0.
+  bool word_scores = false;
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
-  // above (n_best at most beam_size), and "--precision bf16: this CPU has no bf16
-  // instructions (avx512_bf16)".
+  // above (n_best at most beam_size; word_scores needs n_best), and "--precision bf16: this
+  // CPU has no bf16 instructions (avx512_bf16)". The ensemble weights (beam.weights) are
+  // checked against the models by the search.
   void validate() const;
 };
 
@@ -74,8 +78,8 @@ struct DecodeOptions {
   std::string shortlist;
   TranslateOptions translate;
 
-  // Throws util::UsageError "--model MODEL is required", translate's, and for another
-  // attention source (model::check_attention_source_name).
+  // Throws util::UsageError "--model MODEL is required", translate's, --weights (one per
+  // model, search/ensemble.h), and for another attention source (model::check_attention_source_name).
   void validate() const;
 };
 

@@ -156,11 +156,13 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-bleu", {"{good}", "-i", "{good3}"}, 1, "{good3}"});
   c.push_back({"nmt-train", {"-t", "{good}", "{good3}", "-m", "{out}", "--max-updates", "1"}, 1, "{good3}"});
   c.push_back({"nmt-by-length", {"-s", "{good}", "-r", "{good}", "-i", "{good3}"}, 1, "{good3}"});
+  c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "-t", "{good3}"}, 1, "{good3}"});
 
   // Model and checkpoint files: foreign, truncated, newer, a directory, missing.
   for (const std::string& model : std::vector<std::string>{"model_foreign", "model_truncated", "model_newer", "a_directory", "missing"}) {
     c.push_back({"nmt-decode", {"-m", "{" + model + "}", "-i", "{good}"}, 1, "{" + model + "}"});
     c.push_back({"nmt-align", {"-m", "{" + model + "}", "-s", "{good}", "-t", "{good}"}, 1, "{" + model + "}"});
+    c.push_back({"nmt-score", {"-m", "{" + model + "}", "-s", "{good}", "-t", "{good}"}, 1, "{" + model + "}"});
   }
   for (const std::string& resume : std::vector<std::string>{"resume_truncated", "resume_foreign"}) {
     c.push_back({"nmt-train", {"-t", "{good}", "{good}", "-m", "{" + resume + "}", "--resume", "--max-updates", "1"}, 1,
@@ -177,6 +179,8 @@ std::vector<Cell> cells() {
     c.push_back({"nmt-align", {"-m", "{model}", "-q", "-s", "{" + text + "}", "-t", "{" + text + "}"}, 0, "", lines});
   }
   c.push_back({"nmt-align", {"-m", "{model}", "-s", "{invalid_utf8}", "-t", "{good}"}, 1, "{invalid_utf8}:2:"});
+  c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "-t", "{invalid_utf8}"}, 1, "{invalid_utf8}:2:"});
+  c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "--n-best", "{good}"}, 1, "{good}:1:"});
 
   // Absurd option values are usage errors naming the option.
   c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{good}", "--beam-size", "0"}, 2, "--beam-size"});
@@ -187,6 +191,9 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{good}", "--max-length-ratio", "1e10"}, 2, "--max-length-ratio"});
   c.push_back({"nmt-decode", {"-m", "{model}", "-q", "-i", "{good}", "--threads", "0"}, 0, "", 2});  // 0: one per core
   c.push_back({"nmt-align", {"-m", "{model}", "-s", "{good}", "-t", "{good}", "--mini-batch", "0"}, 2, "--mini-batch"});
+  c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "-t", "{good}", "--mini-batch", "0"}, 2, "--mini-batch"});
+  c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "-t", "{good}", "--normalize", "nan"}, 2, "--normalize"});
+  c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "-t", "{good}", "--weights", "0"}, 2, "--weights"});
   c.push_back({"nmt-align", {"-m", "{model}", "-s", "{good}", "-t", "{good}", "--threshold", "nan"}, 2, "--threshold"});
   c.push_back({"nmt-train", {"-t", "{good}", "{good}", "-m", "{out}", "--max-updates", "1", "--learning-rate", "nan"}, 2, "--learning-rate"});
   c.push_back({"nmt-train", {"-t", "{good}", "{good}", "-m", "{out}", "--max-updates", "1", "--mini-batch", "0"}, 2, "--mini-batch"});
