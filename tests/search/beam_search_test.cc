@@ -153,7 +153,7 @@ std::vector<search::Hypothesis> reference_search(model::RnnSearch& net, const st
       if (ends || step + 1 >= limit) {
         const double length = static_cast<double>(h.tokens.size() + (ends ? 1 : 0));
         finished.push_back({h.tokens, h.log_probability, h.log_probability / std::pow(length, options.length_penalty),
-                            ends, h.attention});
+                            ends, h.attention, {}});
         continue;
       }
       next.push_back(h);
