@@ -62,8 +62,9 @@ paste "$work/forward" "$work/reverse" "$src" "$tgt" | awk -F '\t' '{
   printf "%.6f\t%.6f\t%.6f\n", d + (f + r) / 2, f, r }' > "$work/scores"
 if [ -n "$keep" ]; then
   count=$(awk -v n="$lines" -v k="$keep" 'BEGIN { printf "%d", n * k / 100 }')
-  awk -F '\t' '$1 != "inf" { print NR "\t" $1 }' "$work/scores" | sort -t $'\t' -k2,2g -k1,1n | head -n "$count" |
-    cut -f1 | sort -n > "$work/kept"
+  # awk, not head, takes the first lines: head would stop sort early (SIGPIPE under pipefail).
+  awk -F '\t' '$1 != "inf" { print NR "\t" $1 }' "$work/scores" | sort -t $'\t' -k2,2g -k1,1n |
+    awk -v n="$count" 'NR <= n' | cut -f1 | sort -n > "$work/kept"
 else
   awk -F '\t' -v t="$threshold" '$1 != "inf" && $1 + 0 <= t + 0 { print NR }' "$work/scores" > "$work/kept"
 fi
