@@ -59,7 +59,7 @@ wait $!
 paste "$work/forward" "$work/reverse" "$src" "$tgt" | awk -F '\t' '{
   if ($3 ~ /^ *$/ || $4 ~ /^ *$/) { print "inf\tinf\tinf"; next }
   f = -$1; r = -$2; d = f - r; if (d < 0) d = -d
-  printf "%.6f\t%.6f\t%.6f\n", d + (f + r) / 2, f, r }' > "$work/scores"
+  printf "%.9g\t%.9g\t%.9g\n", d + (f + r) / 2, f, r }' > "$work/scores"
 if [ -n "$keep" ]; then
   count=$(awk -v n="$lines" -v k="$keep" 'BEGIN { printf "%d", n * k / 100 }')
   # awk, not head, takes the first lines: head would stop sort early (SIGPIPE under pipefail).
