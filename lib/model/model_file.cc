@@ -142,10 +142,18 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
 
 namespace {
 
-// An input stream's buffer over bytes already in memory (which must outlive it).
+// An input stream's buffer over bytes already in memory (which must outlive it). It tells
+// its read position, which CheckedBinaryIArchive::bytes_left asks for (a streambuf that
+// cannot seek answers -1, and every size was then checked against the whole payload).
 class ByteSpanBuffer : public std::streambuf {
  public:
   ByteSpanBuffer(char* begin, char* end) { setg(begin, begin, end); }
+
+ protected:
+  pos_type seekoff(off_type offset, std::ios_base::seekdir from, std::ios_base::openmode which) override {
+    if (offset != 0 || from != std::ios_base::cur || !(which & std::ios_base::in)) return pos_type(off_type(-1));
+    return pos_type(gptr() - eback());
+  }
 };
 
 // The header of the file read into `bytes`, after checking it and the payload's size and
