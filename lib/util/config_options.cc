@@ -3,6 +3,7 @@
 #include <map>
 #include <stdexcept>
 #include <type_traits>
+#include <typeinfo>
 
 #include "util/config_file.h"
 #include "util/error.h"
@@ -32,8 +33,12 @@ void check_value(const po::option_description& option, const std::string& value,
   }
 }
 
+// A list: several values in one use, repeated uses composed, or a list of strings that
+// repeated uses (or positional arguments) append to.
 bool takes_several(const po::option_description& option) {
-  return option.semantic()->max_tokens() > 1 || option.semantic()->is_composing();
+  const auto* typed = dynamic_cast<const po::typed_value_base*>(option.semantic().get());
+  return option.semantic()->max_tokens() > 1 || option.semantic()->is_composing() ||
+         (typed != nullptr && typed->value_type() == typeid(std::vector<std::string>));
 }
 
 // The option a config line names, or UsageError.

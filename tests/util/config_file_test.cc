@@ -49,7 +49,7 @@ struct Options {
   bool replace = false;
   std::string separator = "@@";
   std::string mode;
-  std::vector<std::string> pairs;
+  std::vector<std::string> pairs, words;
   po::options_description table{"Options"};
 
   Options() {
@@ -64,7 +64,8 @@ struct Options {
            if (name != "hard" && name != "soft") throw util::UsageError("--mode must be hard or soft, got '" + name + "'");
            mode = name;
          }), "an enumeration")
-        ("pair", util::fixed_arity_value(&pairs, 2), "IN OUT");
+        ("pair", util::fixed_arity_value(&pairs, 2), "IN OUT")
+        ("word", po::value(&words), "repeatable, one value a time");
     util::add_common_options(table, common);
   }
 
@@ -139,7 +140,7 @@ BOOST_AUTO_TEST_CASE(the_command_line_wins_over_the_file) {
   rt::TempDir dir;
   const std::string file = dir.write("run.cfg",
                                      "# decoding\nbeam-size = 7\nmodel = a.bin\nmodel = b.bin\nlength-penalty = 0.6\n"
-                                     "replace-unk = true\nquiet = yes\nmode = soft\npair = i1\npair = o1\n");
+                                     "replace-unk = true\nquiet = yes\nmode = soft\npair = i1\npair = o1\nword = x\nword = y\n");
   Options plain;
   BOOST_TEST(!plain.parse({"--config", file}));
   BOOST_TEST(plain.beam == 7);
@@ -149,6 +150,7 @@ BOOST_AUTO_TEST_CASE(the_command_line_wins_over_the_file) {
   BOOST_TEST(plain.common.quiet);
   BOOST_TEST(plain.mode == "soft");
   BOOST_TEST((plain.pairs == std::vector<std::string>{"i1", "o1"}));
+  BOOST_TEST((plain.words == std::vector<std::string>{"x", "y"}));
 
   Options over;
   BOOST_TEST(!over.parse({"-b", "3", "--config", file, "-m", "c.bin", "--replace-unk=false", "--quiet=0",
