@@ -27,7 +27,7 @@ std::string read_value(std::string_view text, std::string& error) {
   if (text.empty() || text.front() != '"') {
     std::size_t end = text.size();
     for (std::size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '#' && (i == 0 || is_blank(text[i - 1]))) {
+      if (text[i] == '#' && i > 0 && is_blank(text[i - 1])) {
         end = i;
         break;
       }
@@ -84,7 +84,7 @@ void parse_line(std::string_view line, const std::string& file, std::size_t numb
 
 bool needs_quotes(const std::string& value) {
   if (value.empty() || is_blank(value.front()) || is_blank(value.back())) return true;
-  if (value.front() == '"' || value.front() == '#') return true;
+  if (value.front() == '"') return true;
   return value.find(" #") != std::string::npos || value.find("\t#") != std::string::npos ||
          value.find_first_of("\n\r") != std::string::npos;
 }

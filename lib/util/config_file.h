@@ -6,9 +6,9 @@
 //   model = b.bin
 //   quiet = true                   a switch: true or false
 //   separator = " @@"              a value quoted, with the escapes \" \\ \n \t \r
-// An unquoted value is the text after '=' without the blanks around it; a '#' starting
-// it or following a blank starts a comment. A value that is empty, has blanks at either
-// end, starts with '"' or '#', holds " #" or a line break is written quoted.
+// An unquoted value is the text after '=' without the blanks around it, up to a '#' that
+// follows a blank ("5 # wide" is 5; "##" is ##). A value that is empty, has blanks at
+// either end, starts with '"', holds " #" or a line break is written quoted.
 // util/config_options.h ties the lines to a tool's options.
 #include <cstddef>
 #include <string>

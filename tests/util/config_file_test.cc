@@ -94,6 +94,8 @@ BOOST_AUTO_TEST_CASE(lines_comments_blanks_and_quotes) {
   BOOST_TEST(parsed("# a comment\n\n  beam-size = 5  \r\nmodel=a.bin\nmodel = b.bin # the second\n") ==
              "3:beam-size=5|4:model=a.bin|5:model=b.bin");
   BOOST_TEST(parsed("separator = a#b\n") == "1:separator=a#b");  // '#' inside a word is text
+  BOOST_TEST(parsed("separator = ##\n") == "1:separator=##");     // and at the value's start
+  BOOST_TEST(parsed("separator = # \n") == "1:separator=#");
   BOOST_TEST(parsed("separator =\n") == "1:separator=");
   BOOST_TEST(parsed("separator = \" @@ \" # spaces kept\n") == "1:separator= @@ ");
   BOOST_TEST(parsed("x = \"a\\\"b\\\\c\\td\"") == "1:x=a\"b\\c\td");
