@@ -108,9 +108,10 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       "Trains an RNNsearch model (Bahdanau et al. 2015) on line-aligned tokenized, BPE'd text. Writes\n"
       "MODEL (for nmt-decode), MODEL.ckpt (for --resume) and MODEL.best; SIGINT or SIGTERM saves both\n"
       "and stops (exit 128 + the signal: 130, 143). Under `mpirun -np N` (builds with MPI) N processes\n"
-      "share every batch.\n",
+      "share every batch. MODEL stores the options: nmt-train --dump-config -m MODEL prints them.\n",
       rnnsearch::train::ProcessGroup::mpi_available() ? " (with MPI: mpirun -np N trains on N processes)"
-                                                      : " (without MPI: trains in one process)"};
+                                                      : " (without MPI: trains in one process)",
+      rnnsearch::train::stored_options_to_dump};
   if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options,
                                           arguments.common)) {
     return rnnsearch::util::kExitOk;

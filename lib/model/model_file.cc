@@ -103,7 +103,7 @@ std::uint64_t payload_hash(std::string_view data) {
 
 void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
                       const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,
-                      const ExtraWriter& extra) {
+                      const std::string& training_options, const ExtraWriter& extra) {
   std::ostringstream payload;
   {
     boost::archive::binary_oarchive archive(payload, kArchiveFlags);
@@ -122,6 +122,7 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
       archive << name << rows << cols;
       archive.save_binary(p->value.data(), static_cast<std::size_t>(p->value.size()) * sizeof(float));
     }
+    archive << training_options;
     if (kind == FileKind::kCheckpoint && extra) extra(archive);
   }
   const std::string data = payload.str();
@@ -141,16 +142,23 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
 
 namespace {
 
-// An input stream's buffer over bytes already in memory (which must outlive it).
+// An input stream's buffer over bytes already in memory (which must outlive it). It tells
+// its read position, which CheckedBinaryIArchive::bytes_left asks for (a streambuf that
+// cannot seek answers -1, and every size was then checked against the whole payload).
 class ByteSpanBuffer : public std::streambuf {
  public:
   ByteSpanBuffer(char* begin, char* end) { setg(begin, begin, end); }
+
+ protected:
+  pos_type seekoff(off_type offset, std::ios_base::seekdir from, std::ios_base::openmode which) override {
+    if (offset != 0 || from != std::ios_base::cur || !(which & std::ios_base::in)) return pos_type(off_type(-1));
+    return pos_type(gptr() - eback());
+  }
 };
 
-}  // namespace
-
-LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraReader& extra) {
-  std::string bytes = util::read_file(path, "the model file");
+// The header of the file read into `bytes`, after checking it and the payload's size and
+// checksum against it.
+Header checked_header(const std::string& bytes, const std::string& path, FileKind kind) {
   Header header{};
   if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     throw util::Error(path, "not an rnnsearch model file (no RNNSRCH header)");
@@ -177,11 +185,19 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
     throw util::Error(path, "truncated or damaged: " + std::to_string(available) + " bytes of payload, expected " +
                                 std::to_string(header.payload_size));
   }
-  char* const payload_begin = bytes.data() + sizeof(Header);
-  if (payload_hash(std::string_view(payload_begin, available)) != header.payload_hash) {
+  if (payload_hash(std::string_view(bytes).substr(sizeof(Header))) != header.payload_hash) {
     throw util::Error(path, "corrupt: the payload's checksum does not match");
   }
+  return header;
+}
 
+}  // namespace
+
+LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraReader& extra) {
+  std::string bytes = util::read_file(path, "the model file");
+  const Header header = checked_header(bytes, path, kind);
+  const std::uint64_t available = header.payload_size;
+  char* const payload_begin = bytes.data() + sizeof(Header);
   LoadedModel loaded;
   try {
     ByteSpanBuffer span(payload_begin, payload_begin + available);  // the bytes read, not a copy of them
@@ -217,6 +233,7 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
       }
       archive.load_binary(p->value.data(), static_cast<std::size_t>(p->value.size()) * sizeof(float));
     }
+    if (header.version >= 4) archive >> loaded.training_options;
     if (header.kind == static_cast<std::uint32_t>(kind) && kind == FileKind::kCheckpoint && extra) extra(archive);
   } catch (const boost::archive::archive_exception& e) {
     throw util::Error(path, std::string("damaged model file: ") + e.what());

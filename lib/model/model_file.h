@@ -3,12 +3,15 @@
 //   header: magic "RNNSRCH\n", format version, file kind, sizeof(float), the bits of
 //           1.0f (byte order), payload size and a 64-bit hash of the payload
 //   payload: config, source and target vocabularies, parameters (name, shape, values),
-//            then, in a checkpoint, the trainer's state (written by the caller)
+//            the training options (a string), then, in a checkpoint, the trainer's
+//            state (written by the caller)
 // Reading refuses, with a message naming the file: another kind of file, a newer format
 // version, another float layout, a truncated file (size) and a corrupt one (hash).
 // Format versions: 1 (no attention form in the config: read as additive attention);
 // 2 adds ModelOptions::attention_form (the config's class version 1); 3 adds
-// ModelOptions::alignment_head (class version 2) and, with it, the head's parameters.
+// ModelOptions::alignment_head (class version 2) and, with it, the head's parameters;
+// 4 adds the training options after the parameters (nmt-train's effective options as
+// --dump-config prints them; "" when read from an older file).
 // Writing goes through util::AtomicFileWriter: the old file stays until the new one is whole.
 // Reading checks every size in the payload before allocating (model/checked_archive.h).
 #include <boost/archive/binary_oarchive.hpp>
@@ -24,13 +27,14 @@
 
 namespace rnnsearch::model {
 
-constexpr std::uint32_t kModelFormatVersion = 3;
+constexpr std::uint32_t kModelFormatVersion = 4;
 
 enum class FileKind : std::uint32_t { kModel = 1, kCheckpoint = 2 };
 
 struct LoadedModel {
   std::unique_ptr<RnnSearch> model;
   data::Vocabulary source_vocabulary, target_vocabulary;
+  std::string training_options;  // config lines (util/config_file.h); "" before format version 4
 };
 
 using ExtraWriter = std::function<void(boost::archive::binary_oarchive&)>;
@@ -39,9 +43,11 @@ using ExtraReader = std::function<void(CheckedBinaryIArchive&)>;
 // The header's checksum of the payload: FNV-1a over 8-byte words, then the remaining bytes.
 std::uint64_t payload_hash(std::string_view data);
 
+// `training_options`: the options that trained the model, as nmt-train --dump-config
+// prints them (stored as they are; "" for none).
 void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
                       const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,
-                      const ExtraWriter& extra = {});
+                      const std::string& training_options = {}, const ExtraWriter& extra = {});
 
 // Reads a file of `kind` (a model file is also read from a checkpoint's model part).
 LoadedModel read_model_file(const std::string& path, FileKind kind = FileKind::kModel,

@@ -8,9 +8,10 @@
 namespace rnnsearch::train {
 
 void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
-                      const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer) {
+                      const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer,
+                      const std::string& training_options) {
   model::write_model_file(path, model::FileKind::kCheckpoint, model, source_vocabulary, target_vocabulary,
-                          [&](boost::archive::binary_oarchive& archive) {
+                          training_options, [&](boost::archive::binary_oarchive& archive) {
                             archive << state;
                             std::string name = optimizer.name();
                             long steps = optimizer.steps();

@@ -1,6 +1,7 @@
 #pragma once
 // model.bin.ckpt: the model file (model/model_file.h) of kind checkpoint, whose payload
-// goes on with the trainer's state and the optimizer's (name, step count, moments).
+// goes on with the trainer's state and the optimizer's (name, step count, moments). Its
+// model part holds the run's training options as the model file does.
 #include <memory>
 #include <string>
 
@@ -11,7 +12,8 @@
 namespace rnnsearch::train {
 
 void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
-                      const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer);
+                      const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer,
+                      const std::string& training_options);
 
 struct LoadedCheckpoint {
   model::LoadedModel model;

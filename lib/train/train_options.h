@@ -89,6 +89,9 @@ struct TrainOptions {
   // refused by validate() where the CPU has no bf16; a checkpoint keeps it.
   math::Precision precision = math::Precision::kFp32;
   bool quiet = false;
+  // The options as config lines (util/config_file.h), stored in MODEL, MODEL.best and
+  // MODEL.ckpt for `nmt-train --dump-config -m MODEL`; "" stores none.
+  std::string stored_options;
 
   // Throws util::UsageError naming the option, its range and the value received, and
   // when an output file (MODEL, MODEL.ckpt, MODEL.best, --valid-translation-output and

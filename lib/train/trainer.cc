@@ -441,7 +441,7 @@ void Trainer::validate() {
     state_.stalled_since_decay = 0;
     if (group_.is_root()) {
       model::write_model_file(config_.best_model_path(), model::FileKind::kModel, *model_, source_vocabulary_,
-                              target_vocabulary_);
+                              target_vocabulary_, config_.stored_options);
     }
   } else {
     ++state_.stalled;
@@ -512,8 +512,10 @@ void Trainer::save() {
   last_saved_update_ = state_.update;
   if (!group_.is_root()) return;
   state_.precision = math::precision_name(config_.precision);
-  write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_);
-  model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_);
+  write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_,
+                   config_.stored_options);
+  model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_,
+                          config_.stored_options);
 }
 
 // Time to the first of --max-updates, --max-epochs and --max-minutes, at this run's pace so
@@ -550,7 +552,7 @@ void Trainer::finish_model_file() {
   }
   const model::LoadedModel best = model::read_model_file(config_.best_model_path());
   model::write_model_file(config_.model_path, model::FileKind::kModel, *best.model, best.source_vocabulary,
-                          best.target_vocabulary);
+                          best.target_vocabulary, best.training_options);
 }
 
 TrainOutcome Trainer::run() {

@@ -12,6 +12,7 @@
 
 #include "rnnsearch/version.h"
 #include "util/atomic_file.h"
+#include "util/config_options.h"
 #include "util/error.h"
 #include "util/option_range.h"
 #include "util/out_of_memory.h"
@@ -76,7 +77,11 @@ void add_common_options(po::options_description& options, CommonOptions& common)
       ("version", po::bool_switch(&common.version), "print the version and exit")
       ("threads", po::value(&common.threads)->default_value(common.threads),
        "worker threads (0 = one per core)")
-      ("quiet,q", po::bool_switch(&common.quiet), "print no progress or warnings on stderr");
+      ("quiet,q", po::bool_switch(&common.quiet), "print no progress or warnings on stderr")
+      ("config", po::value(&common.config)->value_name("FILE"),
+       "read options from FILE, 'name = value' lines (long names, # comments); the command line wins")
+      ("dump-config", po::bool_switch(&common.dump_config),
+       "print the effective options (defaults, --config, command line) in --config form and exit");
 }
 
 namespace {
@@ -117,16 +122,27 @@ std::vector<std::string> expand_aliases(int argc, char** argv, const std::map<st
 }
 
 bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& args,
-                        const po::options_description& options, const CommonOptions& common,
+                        const po::options_description& options, CommonOptions& common,
                         const po::options_description* hidden, const po::positional_options_description* positional) {
   po::options_description all;
   all.add(options);
   if (hidden) all.add(*hidden);
-  po::command_line_parser parser(args);
+  std::vector<po::option> switches;
+  po::command_line_parser parser(take_switch_values(args, all, switches));
   parser.options(all).style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing);
   if (positional) parser.positional(*positional);
+  po::parsed_options parsed = parser.run();
+  parsed.options.insert(parsed.options.end(), switches.begin(), switches.end());
   po::variables_map vm;
-  po::store(parser.run(), vm);
+  po::store(parsed, vm);
+  const auto on = [&vm](const char* name) { return vm.count(name) > 0 && vm[name].as<bool>(); };
+  if (on("dump-config") && !on("help") && !on("version") && tool.stored_options) {
+    if (const auto stored = tool.stored_options(vm)) {
+      std::cout << *stored;
+      return true;
+    }
+  }
+  if (given(vm, "config") && !on("help") && !on("version")) store_config_file(vm["config"].as<std::string>(), all, vm);
   po::notify(vm);
   if (common.help) {
     std::cout << tool.usage << "\n" << options << "\nExit status: 0 success, 1 bad input, 2 usage error.\n";
@@ -137,7 +153,9 @@ bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& ar
     return true;
   }
   common.validate();
-  return false;
+  common.effective_options = dump_config(all, vm);
+  if (common.dump_config) std::cout << common.effective_options;
+  return common.dump_config;
 }
 
 std::function<void(const std::string&)> stderr_notes(const CommonOptions& common, const std::string& prefix) {

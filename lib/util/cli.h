@@ -1,9 +1,11 @@
 #pragma once
 // What every tool shares on the command line: --help, --version, --threads, --quiet,
-// the exit codes, and run_tool(), which turns exceptions into one-line messages.
+// --config FILE and --dump-config (util/config_options.h), the exit codes, and
+// run_tool(), which turns exceptions into one-line messages.
 #include <boost/program_options.hpp>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -21,6 +23,11 @@ struct CommonOptions {
   bool version = false;
   bool quiet = false;
   int threads = 1;  // 0 = one per core
+  std::string config;        // --config FILE: options read under the command line's
+  bool dump_config = false;  // --dump-config: print the effective options and exit
+  // Set by parse_command_line: the options in effect (defaults, --config file and command
+  // line merged) as config lines, what --dump-config prints.
+  std::string effective_options;
 
   // The thread count to use: `threads`, or the number of cores when 0.
   int resolved_threads() const;
@@ -28,7 +35,8 @@ struct CommonOptions {
   void validate() const;
 };
 
-// Adds --help/-h, --version, --threads N and --quiet/-q bound to `common`.
+// Adds --help/-h, --version, --threads N, --quiet/-q, --config FILE and --dump-config
+// bound to `common`.
 void add_common_options(boost::program_options::options_description& options, CommonOptions& common);
 
 // argv[1..] with whole-word aliases replaced: reference tools spell some options with
@@ -79,14 +87,20 @@ struct ToolInfo {
   std::string name;          // "nmt-tokenize"
   std::string usage;         // synopsis and a sentence on what it does, newline-terminated
   std::string version_note;  // appended to the version line, e.g. " (scores as sacreBLEU 2.6.0)"
+  // Under --dump-config, given the command line's values (no config file's): the options
+  // to print instead of the effective ones, or nothing (nmt-train -m MODEL: those MODEL
+  // stores). Empty for most tools.
+  std::function<std::optional<std::string>(const boost::program_options::variables_map&)> stored_options = {};
 };
 
 // Parses `args` (already alias-expanded) against `options` (plus hidden options and
-// positionals, when given), prints --help or --version on stdout, and validates the
-// common options. Returns true when --help or --version was answered: the tool then
-// exits 0. Throws program_options errors and UsageError for bad command lines.
+// positionals, when given), then the --config file under them; prints --help, --version
+// or --dump-config on stdout; validates the common options and sets
+// common.effective_options. A switch also takes "--SWITCH=true|false". Returns true when
+// --help, --version or --dump-config was answered: the tool then exits 0. Throws
+// program_options errors and UsageError for bad command lines and config files.
 bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& args,
-                        const boost::program_options::options_description& options, const CommonOptions& common,
+                        const boost::program_options::options_description& options, CommonOptions& common,
                         const boost::program_options::options_description* hidden = nullptr,
                         const boost::program_options::positional_options_description* positional = nullptr);
 

@@ -20,6 +20,19 @@ std::string grow_until_fits(std::size_t size, const Convert& convert) {
   }
 }
 
+// general(value, n) for the least n in [6, most] that std::from_chars reads back as `value`.
+template <typename T>
+std::string general_read_back(T value, int most) {
+  std::string text;
+  for (int significant = 6; significant <= most; ++significant) {
+    text = general(value, significant);
+    T read = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), read);
+    if (result.ec == std::errc() && read == value) break;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string fixed(double value, int decimals) {
@@ -33,6 +46,10 @@ std::string general(double value, int significant) {
     return std::to_chars(first, last, value, std::chars_format::general, significant);
   });
 }
+
+std::string general_exact(float value) { return general_read_back(value, 9); }
+
+std::string general_exact(double value) { return general_read_back(value, 17); }
 
 std::string shortest_scientific(double value) {
   return grow_until_fits(32, [&](char* first, char* last) {

@@ -12,6 +12,11 @@ std::string fixed(double value, int decimals);
 // printf("%.*g", significant, value). general(value) ("%g") is how messages and --help
 // defaults show a float: "0.2" rather than Boost's "0.200000003", "1e+10", "nan".
 std::string general(double value, int significant = 6);
+// general()'s form with the fewest significant digits, 6 at least, that read back as `value`
+// (a config file's numbers, --dump-config): "0.2" for 0.2f, "0.000123456789" where general()
+// would round; at most 9 digits for a float, 17 for a double.
+std::string general_exact(float value);
+std::string general_exact(double value);
 // The shortest "d.ddde+XX" that reads back as value (printf "%.*e" style, as few digits as
 // round-trip; ties to the digits nearest the exact value).
 std::string shortest_scientific(double value);

@@ -1,7 +1,9 @@
 // The model file across attention forms and format versions: every form saves and loads
 // to the same config, parameters and log-probabilities, bit for bit; a committed
 // format-1 file (written before the config held an attention form: a tiny additive
-// reversal model) still loads as additive and still reverses; a newer version is refused.
+// reversal model) still loads as additive and still reverses, with no training options; a
+// newer version is refused; the training options (format 4) survive saving and loading.
+#include <boost/serialization/string.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
@@ -129,6 +131,7 @@ BOOST_AUTO_TEST_CASE(a_format_1_file_is_an_additive_model) {
   BOOST_TEST(text(translations[0]) == "w3 w2 w1");
   BOOST_TEST(text(translations[1]) == "w2 w3 w4 w5 w0");
   BOOST_TEST(text(translations[2]) == "w0 w1 w3 w3");
+  BOOST_TEST(loaded.training_options == "");  // format 1 stores none
 
   // Saved again, it is a current-format file of the same model.
   rt::TempDir dir;
@@ -138,6 +141,50 @@ BOOST_AUTO_TEST_CASE(a_format_1_file_is_an_additive_model) {
   const auto reloaded = model::read_model_file(again);
   BOOST_TEST((reloaded.model->config().attention_form == nn::AttentionForm::kAdditive));
   BOOST_TEST((first_steps(*loaded.model) == first_steps(*reloaded.model)));
+}
+
+BOOST_AUTO_TEST_CASE(a_format_3_file_loads_without_training_options) {
+  // tests/model/tiny_format3.bin (and .ckpt): written by nmt-train at format version 3
+  // (emb, enc, dec, att, maxout 4; 2 updates on config_cli_test's 4-line corpus).
+  const std::string path = rt::source_dir() + "/tests/model/tiny_format3.bin";
+  std::uint32_t version = 0;
+  std::memcpy(&version, read_bytes(path).data() + 8, sizeof(version));
+  BOOST_TEST(version == 3u);
+  const auto loaded = model::read_model_file(path);
+  BOOST_TEST(loaded.model->config().summary() == "emb 4, enc 4x2, dec 4, att additive 4, maxout 4, vocab 7/7");
+  BOOST_TEST(loaded.training_options == "");
+  const auto checkpoint = model::read_model_file(path + ".ckpt");
+  BOOST_TEST(checkpoint.training_options == "");
+}
+
+BOOST_AUTO_TEST_CASE(training_options_survive_saving_and_loading) {
+  rt::TempDir dir;
+  model::ModelOptions config;
+  config.source_vocabulary = config.target_vocabulary = 10;
+  config.embedding = config.encoder_hidden = config.decoder_hidden = config.attention = config.maxout = 3;
+  model::RnnSearch net(config);
+  rt::randomize(net.parameters(), 5, 0.5f);
+  const data::Vocabulary vocabulary = words(6);
+  const std::string options = "train-sets = a b.de\ntrain-sets = a b.en\ndropout = 0.2\nseparator = \" @@\"\n";
+  const std::string path = (dir.path() / "m.bin").string(), checkpoint = (dir.path() / "m.bin.ckpt").string();
+  model::write_model_file(path, model::FileKind::kModel, net, vocabulary, vocabulary, options);
+  const auto loaded = model::read_model_file(path);
+  BOOST_TEST(loaded.training_options == options);
+  BOOST_TEST((first_steps(net) == first_steps(*loaded.model)));
+
+  // A checkpoint: the options, then the trainer's part, read back in place.
+  const std::string trainer_part = "the trainer's state";
+  model::write_model_file(checkpoint, model::FileKind::kCheckpoint, net, vocabulary, vocabulary, options,
+                          [&](boost::archive::binary_oarchive& archive) { archive << trainer_part; });
+  std::string read_back;
+  const auto resumed = model::read_model_file(checkpoint, model::FileKind::kCheckpoint,
+                                              [&](model::CheckedBinaryIArchive& archive) { archive >> read_back; });
+  BOOST_TEST(resumed.training_options == options);
+  BOOST_TEST(read_back == trainer_part);
+  BOOST_TEST(model::read_model_file(checkpoint).training_options == options);  // a checkpoint read as a model
+
+  model::write_model_file(path, model::FileKind::kModel, net, vocabulary, vocabulary);
+  BOOST_TEST(model::read_model_file(path).training_options == "");
 }
 
 BOOST_AUTO_TEST_CASE(a_newer_format_version_is_refused) {

@@ -133,6 +133,12 @@ BOOST_AUTO_TEST_CASE(a_string_longer_than_the_file_is_refused_before_allocating)
     BOOST_TEST(refused.find("damaged: a string of " + std::to_string(huge) + " bytes, more than the") != std::string::npos,
                refused);
   }
+  // Shorter than the payload, longer than what follows it: checked against the bytes left.
+  const std::uint64_t left = bytes.size() - (at + 8), longer = left + 1;
+  std::string patched = bytes;
+  patched.replace(at, 8, reinterpret_cast<const char*>(&longer), 8);
+  BOOST_TEST(refusal(rehash(patched)) == "damaged: a string of " + std::to_string(longer) + " bytes, more than the " +
+                                             std::to_string(left) + " bytes left in the file");
 }
 
 BOOST_AUTO_TEST_CASE(a_config_too_large_for_the_file_is_refused_before_allocating) {
