@@ -81,8 +81,9 @@ void expect_same_parameters(const std::string& a, const std::string& b) {
 }
 
 bool any_parameter_differs(const std::string& a, const std::string& b) {
-  const auto pa = model::read_model_file(a).model->parameters().all();
-  const auto pb = model::read_model_file(b).model->parameters().all();
+  const auto first = model::read_model_file(a), second = model::read_model_file(b);
+  const auto pa = first.model->parameters().all();
+  const auto pb = second.model->parameters().all();
   for (std::size_t i = 0; i < pa.size(); ++i) {
     if (!same_bits(pa[i]->value, pb[i]->value)) return true;
   }
@@ -290,7 +291,8 @@ BOOST_AUTO_TEST_CASE(smoothing_changes_what_is_validated_and_saved_not_the_train
   // MODEL holds the checkpoint's smoothed copy.
   const auto checkpoint = train::read_checkpoint(smoothed.checkpoint_path());
   BOOST_TEST(checkpoint.smoothing_decay == 0.1f);
-  const auto model_parameters = model::read_model_file(smoothed.model_path).model->parameters().all();
+  const auto saved = model::read_model_file(smoothed.model_path);
+  const auto model_parameters = saved.model->parameters().all();
   BOOST_TEST_REQUIRE(checkpoint.smoothed.size() == model_parameters.size());
   for (std::size_t i = 0; i < model_parameters.size(); ++i) {
     BOOST_TEST(same_bits(checkpoint.smoothed[i], model_parameters[i]->value), model_parameters[i]->name);
