@@ -38,7 +38,7 @@ void ExponentialSmoothing::update_slice(const Parameter& parameter, std::size_t 
   const Eigen::Index n = end - begin;
   Eigen::Map<Eigen::ArrayXf> s(smoothed_[index].data() + begin, n);
   const Eigen::Map<const Eigen::ArrayXf> w(parameter.value.data() + begin, n);
-  s = (1.0f - step_rate_) * s + step_rate_ * w;
+  s += step_rate_ * (w - s);  // (1 - d) s + d w, which would move a parameter that stays put
 }
 
 void ExponentialSmoothing::step(const ParameterRegistry& parameters, long steps_before) {

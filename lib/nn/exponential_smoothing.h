@@ -7,6 +7,9 @@
 // 1,000, so that s soon forgets the random start; it gives way to `decay` after
 // 9 / decay - 10 steps (89,990 for 1e-4). Marian's optional correction for batches
 // larger than a reference size (--mini-batch-words-ref) is not made: d_t is per step.
+// Computed as s += d_t (w - s): a parameter that does not move (the frozen translation
+// model under an alignment head) keeps s == w bit for bit, which (1 - d_t) s + d_t w
+// would not promise.
 #include <cstddef>
 #include <vector>
 

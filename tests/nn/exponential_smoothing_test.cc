@@ -51,15 +51,19 @@ BOOST_AUTO_TEST_CASE(smoothed_values_follow_the_formula_on_a_tiny_case) {
   BOOST_TEST(w.value(0, 0) == 5.0f);  // the parameters themselves are left alone
 }
 
-BOOST_AUTO_TEST_CASE(decay_one_keeps_the_parameters_exactly) {
+BOOST_AUTO_TEST_CASE(a_parameter_that_stays_put_keeps_its_smoothed_copy_bit_for_bit) {
   std::mt19937 rng(3);
   nn::ParameterRegistry registry;
-  registry.add("w", 7, 9).value = testing::uniform_matrix(7, 9, rng);
-  nn::ExponentialSmoothing smoothing(1.0f);
+  registry.add("frozen", 7, 9).value = testing::uniform_matrix(7, 9, rng);
+  registry.add("moving", 2, 3).value = testing::uniform_matrix(2, 3, rng);
+  nn::ExponentialSmoothing smoothing(0.3f);
   smoothing.reset(registry);
-  registry.all()[0]->value = testing::uniform_matrix(7, 9, rng);
-  smoothing.step(registry, 5);
+  for (long step = 0; step < 20; ++step) {
+    registry.all()[1]->value = testing::uniform_matrix(2, 3, rng);
+    smoothing.step(registry, step);
+  }
   BOOST_TEST(same_bits(smoothing.values()[0], registry.all()[0]->value));
+  BOOST_TEST(!same_bits(smoothing.values()[1], registry.all()[1]->value));
 }
 
 BOOST_AUTO_TEST_CASE(fused_smoothing_is_the_step_then_the_smoothing_bit_for_bit) {
