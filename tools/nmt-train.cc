@@ -92,7 +92,12 @@ po::options_description training_options(Arguments& a) {
       ("log-freq", po::value(&a.options.log_freq)->default_value(a.options.log_freq), "updates between log lines (stderr not a terminal)")
       ("early-stopping-metric", rnnsearch::util::enum_value(&a.options.early_stopping_metric, rnnsearch::train::early_stopping_metric_name, rnnsearch::train::parse_early_stopping_metric), "bleu, cross-entropy, perplexity")
       ("early-stopping", po::value(&a.options.patience)->default_value(a.options.patience), "stop after this many validations without improvement (0 = never)")
-      ("final-model", rnnsearch::util::enum_value(&a.options.final_model, rnnsearch::train::final_model_name, rnnsearch::train::parse_final_model), "what MODEL holds at the end: best (validated), last");
+      ("final-model", rnnsearch::util::enum_value(&a.options.final_model, rnnsearch::train::final_model_name, rnnsearch::train::parse_final_model), "what MODEL holds at the end: best (validated), last")
+      ("exponential-smoothing", po::value(&a.options.exponential_smoothing)->default_value(a.options.exponential_smoothing, "0")->implicit_value(1e-4f, "1e-4"),
+       "keep a smoothed copy s of the parameters w, s = (1-d) s + d w after update t with d = max(DECAY, 9/(t+10)) as Marian, "
+       "validate with it and write it to MODEL (0 = none; 1e-4 when given without a value)")
+      ("keep-checkpoints", po::value(&a.options.keep_checkpoints)->default_value(a.options.keep_checkpoints),
+       "keep the models of the last N saves (every --save-freq updates and at the end) as MODEL.updateU, for nmt-average (0 = none)");
   return training;
 }
 

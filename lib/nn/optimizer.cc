@@ -134,8 +134,12 @@ double add_gradients_and_square(Parameter& into, const std::vector<Parameter*>& 
 }
 
 void fused_update(Optimizer& optimizer, ParameterRegistry& parameters, float learning_rate, float clip_factor,
-                  std::size_t first, std::size_t last, const std::vector<ParameterRegistry*>& copies) {
+                  std::size_t first, std::size_t last, const std::vector<ParameterRegistry*>& copies,
+                  ExponentialSmoothing* smoothing) {
   const auto all = parameters.all();
+  if (smoothing && smoothing->values().size() != all.size()) {
+    throw util::Error("fused_update: the smoothed copy does not fit the parameters");
+  }
   std::vector<std::vector<Parameter*>> theirs;
   for (ParameterRegistry* copy : copies) theirs.push_back(copy->all());
   for (std::size_t i = first; i < last; ++i) {
@@ -151,6 +155,7 @@ void fused_update(Optimizer& optimizer, ParameterRegistry& parameters, float lea
       Eigen::Map<math::Vector> g(p.gradient.data() + begin, count);
       if (clip_factor != 1.0f) g *= clip_factor;
       optimizer.update_slice(p, i, learning_rate, begin, begin + count);
+      if (smoothing) smoothing->update_slice(p, i, begin, begin + count);
       g.setZero();
       const Eigen::Map<const math::Vector> w(p.value.data() + begin, count);
       for (const auto& other : theirs) Eigen::Map<math::Vector>(other[i]->value.data() + begin, count) = w;

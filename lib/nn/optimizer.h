@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "math/types.h"
+#include "nn/exponential_smoothing.h"
 #include "nn/parameters.h"
 
 namespace rnnsearch::nn {
@@ -100,10 +101,13 @@ double clip_gradient_norm(ParameterRegistry& parameters, double max_norm);
 double add_gradients_and_square(Parameter& into, const std::vector<Parameter*>& from);
 
 // One optimizer step of parameters [first, last) (after optimizer.begin_step), a slice at
-// a time: the slice's gradient scaled by clip_factor (unless 1), the step, the gradient
-// zeroed, the new values copied into the same parameters of `copies` (registries of the
-// same layout). The bits of scale_gradients, update, zeroing and copying in turn.
+// a time: the slice's gradient scaled by clip_factor (unless 1), the step, the smoothed
+// copy moved toward the new values (when `smoothing` is given, after its begin_step), the
+// gradient zeroed, the new values copied into the same parameters of `copies` (registries
+// of the same layout). The bits of scale_gradients, update, smoothing, zeroing and
+// copying in turn.
 void fused_update(Optimizer& optimizer, ParameterRegistry& parameters, float learning_rate, float clip_factor,
-                  std::size_t first, std::size_t last, const std::vector<ParameterRegistry*>& copies);
+                  std::size_t first, std::size_t last, const std::vector<ParameterRegistry*>& copies,
+                  ExponentialSmoothing* smoothing = nullptr);
 
 }  // namespace rnnsearch::nn

@@ -7,22 +7,62 @@
 
 namespace rnnsearch::train {
 
+namespace {
+
+void write_matrices(boost::archive::binary_oarchive& archive, const std::vector<const math::Matrix*>& matrices) {
+  std::uint64_t count = matrices.size();
+  archive << count;
+  for (const math::Matrix* m : matrices) {
+    std::int64_t rows = m->rows(), cols = m->cols();
+    archive << rows << cols;
+    archive.save_binary(m->data(), static_cast<std::size_t>(m->size()) * sizeof(float));
+  }
+}
+
+// `what` names the matrices in messages ("optimizer", "smoothed").
+std::vector<math::Matrix> read_matrices(model::CheckedBinaryIArchive& archive, const std::string& path,
+                                        const std::string& what) {
+  std::uint64_t count = 0;
+  archive >> count;
+  if (count > (1u << 20)) throw util::Error(path, "damaged checkpoint: " + std::to_string(count) + " " + what + " matrices");
+  std::vector<math::Matrix> matrices;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::int64_t rows = 0, cols = 0;
+    archive >> rows >> cols;
+    // No matrix holds more floats than the file has bytes left: checked before allocating,
+    // and without rows * cols, which a damaged shape overflows (found by fuzzing).
+    const std::uint64_t most_floats = archive.bytes_left() / sizeof(float);
+    if (rows < 0 || cols < 0 ||
+        (rows > 0 && static_cast<std::uint64_t>(cols) > most_floats / static_cast<std::uint64_t>(rows))) {
+      throw util::Error(path, "damaged checkpoint: " + what + " matrix of shape " + std::to_string(rows) + " x " +
+                                  std::to_string(cols));
+    }
+    matrices.emplace_back(rows, cols);
+    archive.load_binary(matrices.back().data(), static_cast<std::size_t>(rows * cols) * sizeof(float));
+  }
+  return matrices;
+}
+
+}  // namespace
+
 void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                       const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer,
-                      const std::string& training_options) {
+                      const std::string& training_options, const nn::ExponentialSmoothing* smoothing) {
   model::write_model_file(path, model::FileKind::kCheckpoint, model, source_vocabulary, target_vocabulary,
                           training_options, [&](boost::archive::binary_oarchive& archive) {
                             archive << state;
                             std::string name = optimizer.name();
                             long steps = optimizer.steps();
+                            archive << name << steps;
                             const auto matrices = optimizer.state();
-                            std::uint64_t count = matrices.size();
-                            archive << name << steps << count;
-                            for (const math::Matrix* m : matrices) {
-                              std::int64_t rows = m->rows(), cols = m->cols();
-                              archive << rows << cols;
-                              archive.save_binary(m->data(), static_cast<std::size_t>(m->size()) * sizeof(float));
+                            write_matrices(archive, std::vector<const math::Matrix*>(matrices.begin(), matrices.end()));
+                            float decay = smoothing ? smoothing->decay() : 0.0f;
+                            archive << decay;
+                            std::vector<const math::Matrix*> smoothed;
+                            if (smoothing) {
+                              for (const math::Matrix& m : smoothing->values()) smoothed.push_back(&m);
                             }
+                            write_matrices(archive, smoothed);
                           });
 }
 
@@ -35,23 +75,11 @@ LoadedCheckpoint read_checkpoint(const std::string& path) {
       throw util::Error(path, "damaged checkpoint: optimizer name of " + std::to_string(checkpoint.optimizer_name.size()) +
                                   " bytes");
     }
-    std::uint64_t count = 0;
-    archive >> checkpoint.optimizer_steps >> count;
-    if (count > (1u << 20)) throw util::Error(path, "damaged checkpoint: " + std::to_string(count) + " optimizer matrices");
-    for (std::uint64_t i = 0; i < count; ++i) {
-      std::int64_t rows = 0, cols = 0;
-      archive >> rows >> cols;
-      // No matrix holds more floats than the file has bytes left: checked before allocating,
-      // and without rows * cols, which a damaged shape overflows (found by fuzzing).
-      const std::uint64_t most_floats = archive.bytes_left() / sizeof(float);
-      if (rows < 0 || cols < 0 ||
-          (rows > 0 && static_cast<std::uint64_t>(cols) > most_floats / static_cast<std::uint64_t>(rows))) {
-        throw util::Error(path, "damaged checkpoint: optimizer matrix of shape " + std::to_string(rows) + " x " +
-                                    std::to_string(cols));
-      }
-      checkpoint.optimizer_state.emplace_back(rows, cols);
-      archive.load_binary(checkpoint.optimizer_state.back().data(), static_cast<std::size_t>(rows * cols) * sizeof(float));
-    }
+    archive >> checkpoint.optimizer_steps;
+    checkpoint.optimizer_state = read_matrices(archive, path, "optimizer");
+    if (archive.bytes_left() == 0) return;  // written before --exponential-smoothing existed
+    archive >> checkpoint.smoothing_decay;
+    checkpoint.smoothed = read_matrices(archive, path, "smoothed");
   });
   return checkpoint;
 }

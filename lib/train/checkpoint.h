@@ -1,11 +1,15 @@
 #pragma once
 // model.bin.ckpt: the model file (model/model_file.h) of kind checkpoint, whose payload
-// goes on with the trainer's state and the optimizer's (name, step count, moments). Its
-// model part holds the run's training options as the model file does.
+// goes on with the trainer's state, the optimizer's (name, step count, moments) and the
+// exponential smoothing's (decay, 0 = none, and the smoothed copy of every parameter;
+// checkpoints written before it end after the optimizer's state). Its model part holds
+// the run's training options as the model file does, and the parameters training goes
+// on with, not the smoothed ones.
 #include <memory>
 #include <string>
 
 #include "model/model_file.h"
+#include "nn/exponential_smoothing.h"
 #include "nn/optimizer.h"
 #include "train/training_state.h"
 
@@ -13,7 +17,8 @@ namespace rnnsearch::train {
 
 void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                       const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer,
-                      const std::string& training_options);
+                      const std::string& training_options,
+                      const nn::ExponentialSmoothing* smoothing = nullptr);
 
 struct LoadedCheckpoint {
   model::LoadedModel model;
@@ -21,6 +26,8 @@ struct LoadedCheckpoint {
   std::string optimizer_name;
   long optimizer_steps = 0;
   std::vector<math::Matrix> optimizer_state;
+  float smoothing_decay = 0.0f;         // --exponential-smoothing of the run, 0 = none
+  std::vector<math::Matrix> smoothed;   // per parameter, empty when none
 };
 
 // Throws util::Error naming the file when it is not a whole checkpoint.

@@ -118,7 +118,8 @@ DataParallel::Gradients DataParallel::gradients(const data::ParallelCorpus& corp
   return result;
 }
 
-void DataParallel::apply_update(nn::Optimizer& optimizer, float learning_rate, double norm, double clip_norm) {
+void DataParallel::apply_update(nn::Optimizer& optimizer, float learning_rate, double norm, double clip_norm,
+                                nn::ExponentialSmoothing* smoothing) {
   nn::ParameterRegistry& master = replicas_[0]->parameters();
   optimizer.begin_step(master);
   const bool clip = clip_norm > 0.0 && std::isfinite(norm) && norm > clip_norm;
@@ -127,9 +128,15 @@ void DataParallel::apply_update(nn::Optimizer& optimizer, float learning_rate, d
   for (std::size_t k = 1; k < replicas_.size(); ++k) copies.push_back(&replicas_[k]->parameters());
   run([&](model::RnnSearch&, int k) {
     const auto [first, last] = shards_[static_cast<std::size_t>(k)];
-    nn::fused_update(optimizer, master, learning_rate, factor, first, last, copies);
+    nn::fused_update(optimizer, master, learning_rate, factor, first, last, copies, smoothing);
   });
   gradients_are_zero_ = true;
+}
+
+void DataParallel::copy_master_to_replicas() {
+  run([&](model::RnnSearch& replica, int k) {
+    if (k > 0) replica.copy_parameters_from(*replicas_[0]);
+  });
 }
 
 }  // namespace rnnsearch::train

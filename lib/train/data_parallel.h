@@ -4,9 +4,10 @@
 // replica computes the gradient of its part. The rest of the update is split by
 // parameters: each thread owns a contiguous shard of the registry, sums that shard's
 // gradients into the master (in replica order, so the same thread count always gives
-// the same bits), and after the norm is known clips, steps the optimizer and copies the
-// new values to the other replicas, all for its shard only, each in one pass over its
-// parameters (nn::add_gradients_and_square, nn::fused_update).
+// the same bits), and after the norm is known clips, steps the optimizer, moves the
+// smoothed copy (--exponential-smoothing) and copies the new values to the other
+// replicas, all for its shard only, each in one pass over its parameters
+// (nn::add_gradients_and_square, nn::fused_update).
 // Every matrix product runs on one BLAS thread: the parallelism is here, in one pool,
 // not in a spinning BLAS pool beside it. The transposed weight copies the backward passes
 // multiply by (model::TransposedWeights) are made once per update, shared by the replicas.
@@ -54,8 +55,13 @@ class DataParallel {
   Gradients gradients(const data::ParallelCorpus& corpus, const std::vector<std::size_t>& indices,
                       const model::LossOptions& options, std::uint64_t seed, long update);
   // Scales the master's gradients to norm `clip_norm` when `norm` exceeds it (clip_norm
-  // > 0), takes one optimizer step and gives every replica the new values.
-  void apply_update(nn::Optimizer& optimizer, float learning_rate, double norm, double clip_norm);
+  // > 0), takes one optimizer step, moves the smoothed copy toward the new values (when
+  // `smoothing` is given, after its begin_step) and gives every replica the new values.
+  void apply_update(nn::Optimizer& optimizer, float learning_rate, double norm, double clip_norm,
+                    nn::ExponentialSmoothing* smoothing = nullptr);
+  // Gives every replica the master's values (after they were changed outside apply_update:
+  // exchanged with the smoothed copy to validate with it, and back).
+  void copy_master_to_replicas();
   // Runs work(replica, k) for k = 0..threads-1, each on its own thread (k = 0 on the caller's).
   void run(const std::function<void(model::RnnSearch&, int)>& work);
 

@@ -107,6 +107,8 @@ void check_ranges(const TrainOptions& c) {
   check_range("save-freq", c.save_freq, 1L, 1000000000000L);
   check_range("log-freq", c.log_freq, 1L, 1000000000000L);
   check_range("early-stopping", c.patience, 0, 1000000);
+  check_range("exponential-smoothing", c.exponential_smoothing, 0.0f, 1.0f);
+  check_range("keep-checkpoints", c.keep_checkpoints, 0, 1000000);
   check_range("threads", c.threads, 1, 1024);
 }
 
@@ -216,6 +218,10 @@ std::vector<std::string> TrainOptions::output_files() const {
     files.push_back(valid_translation_output + ".best");
   }
   return files;
+}
+
+std::string TrainOptions::kept_model_path(long update) const {
+  return model_path + ".update" + std::to_string(update);
 }
 
 float TrainOptions::resolved_learning_rate() const {

@@ -72,6 +72,11 @@ struct TrainOptions {
   // weight (per target token, as the translation cross-entropy). "" = none.
   std::string guided_alignment;
   float guided_alignment_weight = 0.1f;    // Marian's default
+  // Exponential smoothing of the parameters (nn/exponential_smoothing.h), 0 = none: the
+  // smoothed copy is what validation translates and MODEL, MODEL.best and the kept models
+  // hold; the checkpoint keeps both. Marian's --exponential-smoothing, 1e-4 when given
+  // without a value.
+  float exponential_smoothing = 0.0f;
 
   // Schedule.
   long max_epochs = 0;                     // 0 = no limit (a limit or early stopping must end training)
@@ -83,6 +88,9 @@ struct TrainOptions {
   EarlyStoppingMetric early_stopping_metric = EarlyStoppingMetric::kBleu;  // cross-entropy and perplexity rank alike
   int patience = 10;                       // stalled validations before stopping (0 = never)
   FinalModel final_model = FinalModel::kBest;  // what model_path holds at the end
+  // Keep the models of the last N saves (every save_freq updates and at the end, not those
+  // of a signal) as kept_model_path(update), for nmt-average; 0 = none.
+  int keep_checkpoints = 0;
 
   int threads = 1;
   // fp32, or bf16 products with fp32 sums and fp32 parameters (math/product_precision.h):
@@ -101,6 +109,8 @@ struct TrainOptions {
   bool has_validation() const { return !valid_source.empty(); }
   std::string checkpoint_path() const { return model_path + ".ckpt"; }
   std::string best_model_path() const { return model_path + ".best"; }
+  // MODEL.updateN: the model saved after update N (--keep-checkpoints).
+  std::string kept_model_path(long update) const;
   // Every file a run writes: MODEL.ckpt, MODEL, MODEL.best, and --valid-translation-output
   // with its .best when given.
   std::vector<std::string> output_files() const;

@@ -18,9 +18,11 @@
 
 #include "data/batch.h"
 #include "model/model_file.h"
+#include "nn/exponential_smoothing.h"
 #include "nn/optimizer.h"
 #include "train/checkpoint.h"
 #include "train/data_parallel.h"
+#include "train/kept_models.h"
 #include "train/progress.h"
 #include "train/validator.h"
 #include "util/atomic_file.h"
@@ -61,6 +63,9 @@ class Trainer {
   void create_model();
   void check_alignment_head() const;
   void resume();
+  void restore_smoothing(LoadedCheckpoint& checkpoint, const std::string& path);
+  void start_smoothing();
+  void swap_smoothed(bool replicas);
   void start_from_pretrained();
   void share_vocabularies();
   void share_training();
@@ -71,7 +76,8 @@ class Trainer {
   void validate();
   int stop_agreed();
   void check_same_parameters() const;
-  void save();
+  void save(bool keep);
+  void write_models(bool keep);
   std::string limit_reached() const;
   double run_seconds_left(std::size_t batches_in_epoch) const;
   void finish_model_file();
@@ -84,6 +90,7 @@ class Trainer {
   std::unique_ptr<model::RnnSearch> model_;
   std::unique_ptr<DataParallel> workers_;
   std::unique_ptr<nn::Optimizer> optimizer_;
+  std::unique_ptr<nn::ExponentialSmoothing> smoothing_;  // --exponential-smoothing; null without
   std::unique_ptr<Validator> validator_;
   TrainingState state_;
   long last_saved_update_ = -1;
@@ -131,6 +138,7 @@ void Trainer::set_up() {
   });
   check_same_corpus();
   share_training();
+  start_smoothing();
   workers_ = std::make_unique<DataParallel>(*model_, config_.threads, group_);
   log_setup();
 }
@@ -264,6 +272,12 @@ void Trainer::start_fresh() {
       throw util::Error(path, "exists: continue that training with --resume, or pass --overwrite to start over");
     }
   }
+  for (const std::string& path : find_kept_models(config_.model_path)) {  // an earlier run's --keep-checkpoints
+    if (!config_.overwrite) {
+      throw util::Error(path, "exists: continue that training with --resume, or pass --overwrite to start over");
+    }
+    std::remove(path.c_str());
+  }
   if (!config_.pretrained_model.empty()) {
     start_from_pretrained();
     return;
@@ -342,10 +356,55 @@ void Trainer::resume() {
   last_saved_update_ = state_.update;
   optimizer_ = make_optimizer(config_.optimizer);
   restore_optimizer(checkpoint, *optimizer_, model_->parameters(), path);
+  restore_smoothing(checkpoint, path);
   if (state_.precision != math::precision_name(config_.precision)) {  // the run would not be the uninterrupted one
     throw util::Error(path, "was trained with --precision " + state_.precision + ", resumed with --precision " +
                                 math::precision_name(config_.precision) + ": resume with the same precision");
   }
+}
+
+namespace {
+
+std::string smoothing_phrase(float decay) {
+  return decay > 0.0f ? "with --exponential-smoothing " + util::general(decay) : "without --exponential-smoothing";
+}
+
+}  // namespace
+
+// The run would not be the uninterrupted one with another decay (--pretrained-model
+// starts a new run from the model instead).
+void Trainer::restore_smoothing(LoadedCheckpoint& checkpoint, const std::string& path) {
+  if (checkpoint.smoothing_decay != config_.exponential_smoothing) {
+    throw util::Error(path, "was trained " + smoothing_phrase(checkpoint.smoothing_decay) + ", resumed " +
+                                smoothing_phrase(config_.exponential_smoothing) + ": resume with the same");
+  }
+  if (config_.exponential_smoothing <= 0.0f) return;
+  smoothing_ = std::make_unique<nn::ExponentialSmoothing>(config_.exponential_smoothing);
+  try {
+    smoothing_->restore(model_->parameters(), std::move(checkpoint.smoothed));
+  } catch (const util::Error& e) {
+    throw util::Error(path, std::string("damaged checkpoint: ") + e.what());
+  }
+}
+
+// A fresh run's smoothed copy starts as the first parameters; every process takes rank 0's.
+void Trainer::start_smoothing() {
+  if (config_.exponential_smoothing <= 0.0f) return;
+  if (!smoothing_) {
+    smoothing_ = std::make_unique<nn::ExponentialSmoothing>(config_.exponential_smoothing);
+    smoothing_->reset(model_->parameters());
+  }
+  if (group_.size() == 1) return;
+  for (math::Matrix& m : smoothing_->values()) group_.broadcast(m.data(), static_cast<std::size_t>(m.size()));
+}
+
+// Exchanges the parameters with their smoothed copy in the master (and gives the replicas
+// the master's values, for a validation), if there is one: once before validating or
+// writing a model, once after.
+void Trainer::swap_smoothed(bool replicas) {
+  if (!smoothing_) return;
+  smoothing_->swap_with(model_->parameters());
+  if (replicas) workers_->copy_master_to_replicas();
 }
 
 void Trainer::log_setup() {
@@ -378,6 +437,10 @@ void Trainer::log_setup() {
                        " parts and the gradients summed over all; ";
     for (std::size_t k = 0; k < processes.size(); ++k) line += (k ? ", " : "") + processes[k];
     progress_.message(line);
+  }
+  if (smoothing_) {
+    progress_.message("exponential smoothing of the parameters, decay " + util::general(smoothing_->decay()) +
+                      ": validation and the model files use the smoothed copy");
   }
   if (config_.resume) {
     progress_.message("resuming at update " + std::to_string(state_.update) + " (epoch " +
@@ -414,7 +477,8 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
                       " is not finite; " + kept + " (try a lower --learning-rate" +
                       (config_.clip_norm > 0 ? std::string(" or --clip-norm") : std::string(", or --clip-norm 1")) + ")");
   }
-  workers_->apply_update(*optimizer_, learning_rate(), norm, config_.clip_norm);
+  if (smoothing_) smoothing_->begin_step(state_.update);
+  workers_->apply_update(*optimizer_, learning_rate(), norm, config_.clip_norm, smoothing_.get());
   ++state_.update;
   ++state_.batch_in_epoch;
   state_.target_tokens += static_cast<double>(sum.tokens);
@@ -427,6 +491,7 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
 
 void Trainer::validate() {
   const auto start = std::chrono::steady_clock::now();
+  swap_smoothed(true);
   const ValidationResult result = validator_->run(*workers_, kValidationBatch);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ValidationRecord record{state_.update, result.cross_entropy, result.bleu};
@@ -447,6 +512,7 @@ void Trainer::validate() {
     ++state_.stalled;
     ++state_.stalled_since_decay;
   }
+  swap_smoothed(true);
   std::string line = "validation at update " + std::to_string(state_.update) + " (" +
                      util::fixed(state_.elapsed_seconds / 60.0, 1) + " min, took " + util::fixed(seconds, 1) +
                      " s): cross-entropy " + util::fixed(result.cross_entropy, 4) + " (perplexity " +
@@ -507,15 +573,34 @@ void Trainer::check_same_parameters() const {
   }
 }
 
-void Trainer::save() {
+// `keep`: a save on the --save-freq grid or at the end of a run, whose model
+// --keep-checkpoints keeps (not one a signal asked for off the grid, which an
+// uninterrupted run would not have made).
+void Trainer::save(bool keep) {
   check_same_parameters();
   last_saved_update_ = state_.update;
+  keep = keep && config_.keep_checkpoints > 0 &&
+         (state_.kept_updates.empty() || state_.kept_updates.back() != state_.update);
+  const std::vector<long> dropped =
+      keep ? keep_last(state_.kept_updates, state_.update, config_.keep_checkpoints) : std::vector<long>{};
   if (!group_.is_root()) return;
   state_.precision = math::precision_name(config_.precision);
+  write_models(keep);
   write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_,
-                   config_.stored_options);
+                   config_.stored_options, smoothing_.get());
+  for (const long update : dropped) std::remove(config_.kept_model_path(update).c_str());
+}
+
+// MODEL, and with `keep` MODEL.updateU, with the smoothed parameters when there are.
+void Trainer::write_models(bool keep) {
+  swap_smoothed(false);
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_,
                           config_.stored_options);
+  if (keep) {
+    model::write_model_file(config_.kept_model_path(state_.update), model::FileKind::kModel, *model_,
+                            source_vocabulary_, target_vocabulary_, config_.stored_options);
+  }
+  swap_smoothed(false);
 }
 
 // Time to the first of --max-updates, --max-epochs and --max-minutes, at this run's pace so
@@ -591,7 +676,7 @@ TrainOutcome Trainer::run() {
     }
     if (validator_ && state_.update % config_.valid_freq == 0) validate();
     if (const int signal = stop_agreed()) {
-      save();
+      save(state_.update % config_.save_freq == 0);
       progress_.message("stopped by a signal after update " + std::to_string(state_.update) + "; " +
                         config_.checkpoint_path() + " written, continue with --resume");
       outcome.interrupted = true;
@@ -600,11 +685,11 @@ TrainOutcome Trainer::run() {
       outcome.state = state_;
       return outcome;
     }
-    if (state_.update % config_.save_freq == 0) save();
+    if (state_.update % config_.save_freq == 0) save(true);
   }
   // No extra validation here: one off the --valid-freq grid would change the early-stopping
   // state, and a resumed run would then differ from an uninterrupted one.
-  save();
+  save(true);
   finish_model_file();
   progress_.message("training ended at update " + std::to_string(state_.update) + " (" + outcome.reason + ") after " +
                     util::fixed(state_.elapsed_seconds / 60.0, 1) + " minutes, " + util::fixed(state_.target_tokens, 0) +

@@ -38,15 +38,19 @@ struct TrainingState {
   // The products' precision (nmt-train --precision); class version 1. A checkpoint of
   // version 0 was trained in fp32.
   std::string precision = "fp32";
+  // The updates whose models --keep-checkpoints keeps (MODEL.updateU), oldest first;
+  // class version 2.
+  std::vector<long> kept_updates;
 
   template <class Archive>
   void serialize(Archive& archive, unsigned version) {
     archive & update & epoch & batch_in_epoch & elapsed_seconds & target_tokens & learning_rate_scale & best_score &
         best_update & stalled & stalled_since_decay & validations;
     if (version >= 1) archive & precision;
+    if (version >= 2) archive & kept_updates;
   }
 };
 
 }  // namespace rnnsearch::train
 
-BOOST_CLASS_VERSION(rnnsearch::train::TrainingState, 1)
+BOOST_CLASS_VERSION(rnnsearch::train::TrainingState, 2)

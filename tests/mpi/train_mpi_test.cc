@@ -202,6 +202,27 @@ BOOST_AUTO_TEST_CASE(two_processes_of_one_thread_give_the_bits_of_one_process_of
   BOOST_TEST(figures(spread.err) == figures(single.err));
 }
 
+// With --exponential-smoothing and --keep-checkpoints, and a resume under mpirun in
+// between: every process keeps the same smoothed copy, rank 0 saves and resumes it.
+BOOST_AUTO_TEST_CASE(smoothing_and_a_resume_under_mpirun_give_the_bits_of_one_process_of_two_threads) {
+  if (!mpi_ready()) return;
+  rt::TempDir dir;
+  write_task(dir);
+  const std::vector<std::string> habits = {"--exponential-smoothing", "0.05", "--keep-checkpoints", "2"};
+  const auto single = rt::run_process(train_command(dir, "one.bin", 2, habits));
+  BOOST_TEST_REQUIRE(single.exit_code == 0, single.err);
+  const auto first = rt::run_process(mpirun(2, train_command(dir, "two.bin", 1, habits, 12)));
+  BOOST_TEST_REQUIRE(first.exit_code == 0, first.err);
+  auto resume = mpirun(2, train_command(dir, "two.bin", 1, habits));
+  resume.push_back("--resume");
+  const auto resumed = rt::run_process(resume);
+  BOOST_TEST_REQUIRE(resumed.exit_code == 0, resumed.err);
+  for (const std::string suffix : {"", ".best", ".ckpt", ".update16", ".update24"}) {
+    BOOST_TEST(same_bits((dir.path() / ("one.bin" + suffix)).string(), (dir.path() / ("two.bin" + suffix)).string()),
+               suffix);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(two_processes_match_one_process_of_one_thread_up_to_summation_order) {
   if (!mpi_ready()) return;
   rt::TempDir dir;

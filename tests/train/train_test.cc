@@ -1,9 +1,12 @@
 // Training end to end through the library: a reversal task learned to near-perfect
 // greedy accuracy, exact resume (an interrupted and resumed run ends with the same bits
-// as an uninterrupted one, validation, dropout, guided alignment and two threads
-// included), and NaN detection that keeps the last checkpoint.
+// as an uninterrupted one, validation, dropout, guided alignment, two threads,
+// exponential smoothing and kept checkpoints included), what exponential smoothing
+// changes (what is validated and saved, not the training), and --keep-checkpoints.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -13,6 +16,8 @@
 #include "model/model_file.h"
 #include "search/greedy.h"
 #include "support/temp_dir.h"
+#include "train/checkpoint.h"
+#include "train/kept_models.h"
 #include "train/trainer.h"
 #include "util/error.h"
 #include "util/rng.h"
@@ -60,16 +65,92 @@ train::TrainOptions small_config(const rt::TempDir& dir) {
   return config;
 }
 
+bool same_bits(const math::Matrix& a, const math::Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0;
+}
+
+// Model files, or the model part (the parameters training goes on with) of checkpoints.
 void expect_same_parameters(const std::string& a, const std::string& b) {
   const auto first = model::read_model_file(a);
   const auto second = model::read_model_file(b);
   const auto pa = first.model->parameters().all();
   const auto pb = second.model->parameters().all();
   BOOST_TEST_REQUIRE(pa.size() == pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) BOOST_TEST(same_bits(pa[i]->value, pb[i]->value), pa[i]->name);
+}
+
+bool any_parameter_differs(const std::string& a, const std::string& b) {
+  const auto first = model::read_model_file(a), second = model::read_model_file(b);
+  const auto pa = first.model->parameters().all();
+  const auto pb = second.model->parameters().all();
   for (std::size_t i = 0; i < pa.size(); ++i) {
-    const bool same = std::memcmp(pa[i]->value.data(), pb[i]->value.data(), pa[i]->value.size() * sizeof(float)) == 0;
-    BOOST_TEST(same, pa[i]->name);
+    if (!same_bits(pa[i]->value, pb[i]->value)) return true;
   }
+  return false;
+}
+
+// The smoothed copies two checkpoints hold (none in both when trained without).
+void expect_same_smoothed(const std::string& a, const std::string& b) {
+  const auto first = train::read_checkpoint(a), second = train::read_checkpoint(b);
+  BOOST_TEST(first.smoothing_decay == second.smoothing_decay);
+  BOOST_TEST_REQUIRE(first.smoothed.size() == second.smoothed.size());
+  for (std::size_t i = 0; i < first.smoothed.size(); ++i) BOOST_TEST(same_bits(first.smoothed[i], second.smoothed[i]));
+}
+
+// The validation cross-entropies of a run, in order.
+std::vector<double> cross_entropies(const train::TrainOutcome& outcome) {
+  std::vector<double> out;
+  for (const auto& record : outcome.state.validations) out.push_back(record.cross_entropy);
+  return out;
+}
+
+// Trains 40 updates straight, then in three legs with resumes (validation, learning-rate
+// decay, dropout, label smoothing, guided alignment, two threads), with `smoothing` and
+// `keep` (--exponential-smoothing, --keep-checkpoints, a save every 5 updates): the two
+// end with the same bits in every file.
+void check_resume_gives_the_same_bits(float smoothing, int keep) {
+  rt::TempDir dir;
+  write_reversal_task(dir, "train", 400, 3);
+  write_reversal_task(dir, "valid", 40, 4);
+  train::TrainOptions config = small_config(dir);
+  config.valid_source = (dir.path() / "valid.src").string();
+  config.valid_target = (dir.path() / "valid.tgt").string();
+  config.valid_freq = 7;
+  config.decay_patience = 1;  // learning-rate decays happen, and must resume too
+  config.dropout = 0.2f;
+  config.label_smoothing = 0.1f;
+  config.guided_alignment = (dir.path() / "train.align").string();
+  config.guided_alignment_weight = 0.5f;
+  config.threads = 2;
+  config.final_model = train::FinalModel::kLast;
+  config.exponential_smoothing = smoothing;
+  config.keep_checkpoints = keep;
+  config.save_freq = 5;
+  config.max_updates = 40;  // 13 batches per epoch: three epoch boundaries
+  const train::TrainOptions whole = config;
+  const auto straight = train::run_training(config);
+
+  config.model_path = (dir.path() / "split.bin").string();
+  config.max_updates = 17;
+  train::run_training(config);
+  config.max_updates = 29;
+  config.resume = true;
+  train::run_training(config);
+  config.max_updates = 40;
+  const auto outcome = train::run_training(config);
+  BOOST_TEST(outcome.state.update == 40);
+  expect_same_parameters(whole.model_path, config.model_path);
+  expect_same_parameters(whole.best_model_path(), config.best_model_path());
+  expect_same_parameters(whole.checkpoint_path(), config.checkpoint_path());
+  expect_same_smoothed(whole.checkpoint_path(), config.checkpoint_path());
+  BOOST_TEST(cross_entropies(straight) == cross_entropies(outcome), boost::test_tools::per_element());
+  BOOST_TEST(straight.state.kept_updates == outcome.state.kept_updates, boost::test_tools::per_element());
+  for (const long update : straight.state.kept_updates) {
+    expect_same_parameters(whole.kept_model_path(update), config.kept_model_path(update));
+  }
+  BOOST_TEST(train::find_kept_models(whole.model_path).size() == static_cast<std::size_t>(keep));
+  BOOST_TEST(train::find_kept_models(config.model_path).size() == static_cast<std::size_t>(keep));
 }
 
 }  // namespace
@@ -97,36 +178,10 @@ BOOST_AUTO_TEST_CASE(reversal_task_is_learned_to_near_perfect_greedy_accuracy) {
   BOOST_TEST(accuracy >= 0.95);
 }
 
-BOOST_AUTO_TEST_CASE(interrupted_and_resumed_training_gives_the_same_bits) {
-  rt::TempDir dir;
-  write_reversal_task(dir, "train", 400, 3);
-  write_reversal_task(dir, "valid", 40, 4);
-  train::TrainOptions config = small_config(dir);
-  config.valid_source = (dir.path() / "valid.src").string();
-  config.valid_target = (dir.path() / "valid.tgt").string();
-  config.valid_freq = 7;
-  config.decay_patience = 1;  // learning-rate decays happen, and must resume too
-  config.dropout = 0.2f;
-  config.label_smoothing = 0.1f;
-  config.guided_alignment = (dir.path() / "train.align").string();
-  config.guided_alignment_weight = 0.5f;
-  config.threads = 2;
-  config.final_model = train::FinalModel::kLast;
-  config.max_updates = 40;  // 13 batches per epoch: three epoch boundaries
-  const std::string whole = config.model_path;
-  train::run_training(config);
+BOOST_AUTO_TEST_CASE(interrupted_and_resumed_training_gives_the_same_bits) { check_resume_gives_the_same_bits(0.0f, 0); }
 
-  config.model_path = (dir.path() / "split.bin").string();
-  config.max_updates = 17;
-  train::run_training(config);
-  config.max_updates = 29;
-  config.resume = true;
-  train::run_training(config);
-  config.max_updates = 40;
-  const auto outcome = train::run_training(config);
-  BOOST_TEST(outcome.state.update == 40);
-  expect_same_parameters(whole, config.model_path);
-  expect_same_parameters(whole + ".best", config.model_path + ".best");
+BOOST_AUTO_TEST_CASE(resume_with_exponential_smoothing_and_kept_checkpoints_gives_the_same_bits) {
+  check_resume_gives_the_same_bits(0.05f, 2);
 }
 
 BOOST_AUTO_TEST_CASE(same_seed_and_threads_give_the_same_model_and_another_seed_does_not) {
@@ -201,6 +256,114 @@ BOOST_AUTO_TEST_CASE(bf16_training_repeats_and_resumes_bit_for_bit) {
   config.max_updates = 9;
   train::run_training(config);
   expect_same_parameters(whole, config.model_path);
+}
+
+// Smoothing leaves the training alone (no learning-rate decay here, which validation
+// drives): the checkpoints' parameters are those of a run without it, bit for bit, while
+// the validations and the model files see the smoothed copy.
+BOOST_AUTO_TEST_CASE(smoothing_changes_what_is_validated_and_saved_not_the_training) {
+  rt::TempDir dir;
+  write_reversal_task(dir, "train", 300, 7);
+  write_reversal_task(dir, "valid", 30, 8);
+  train::TrainOptions config = small_config(dir);
+  config.valid_source = (dir.path() / "valid.src").string();
+  config.valid_target = (dir.path() / "valid.tgt").string();
+  config.valid_freq = 5;
+  config.decay_patience = 0;
+  config.dropout = 0.1f;
+  config.threads = 2;
+  config.final_model = train::FinalModel::kLast;
+  config.max_updates = 20;
+  const train::TrainOptions plain = config;
+  const auto without = train::run_training(config);
+  config.exponential_smoothing = 0.1f;
+  config.model_path = (dir.path() / "smoothed.bin").string();
+  const train::TrainOptions smoothed = config;
+  const auto with = train::run_training(config);
+
+  expect_same_parameters(plain.checkpoint_path(), smoothed.checkpoint_path());
+  BOOST_TEST(any_parameter_differs(plain.model_path, smoothed.model_path));
+  BOOST_TEST(cross_entropies(without) != cross_entropies(with));
+  // MODEL holds the checkpoint's smoothed copy.
+  const auto checkpoint = train::read_checkpoint(smoothed.checkpoint_path());
+  BOOST_TEST(checkpoint.smoothing_decay == 0.1f);
+  const auto saved = model::read_model_file(smoothed.model_path);
+  const auto model_parameters = saved.model->parameters().all();
+  BOOST_TEST_REQUIRE(checkpoint.smoothed.size() == model_parameters.size());
+  for (std::size_t i = 0; i < model_parameters.size(); ++i) {
+    BOOST_TEST(same_bits(checkpoint.smoothed[i], model_parameters[i]->value), model_parameters[i]->name);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(resuming_with_another_smoothing_is_refused) {
+  rt::TempDir dir;
+  write_reversal_task(dir, "train", 50, 9);
+  train::TrainOptions config = small_config(dir);
+  config.max_updates = 2;
+  config.exponential_smoothing = 0.1f;
+  train::run_training(config);
+  config.resume = true;
+  config.max_updates = 4;
+  const auto refused = [&](const std::string& expected) {
+    try {
+      train::run_training(config);
+    } catch (const util::Error& e) {
+      BOOST_TEST(std::string(e.what()) == config.checkpoint_path() + ": " + expected);
+      return;
+    }
+    BOOST_ERROR("resumed with --exponential-smoothing " << config.exponential_smoothing);
+  };
+  config.exponential_smoothing = 0.0f;
+  refused("was trained with --exponential-smoothing 0.1, resumed without --exponential-smoothing: resume with the same");
+  config.exponential_smoothing = 1e-4f;
+  refused("was trained with --exponential-smoothing 0.1, resumed with --exponential-smoothing 0.0001: resume with the same");
+  config.exponential_smoothing = 0.1f;
+  BOOST_TEST(train::run_training(config).state.update == 4);
+}
+
+BOOST_AUTO_TEST_CASE(keep_last_keeps_the_newest_and_gives_the_rest) {
+  std::vector<long> kept;
+  BOOST_TEST(train::keep_last(kept, 5, 2).empty());
+  BOOST_TEST(train::keep_last(kept, 10, 2).empty());
+  BOOST_TEST(train::keep_last(kept, 10, 2).empty());  // the end of a run saving the update again
+  BOOST_TEST(train::keep_last(kept, 15, 2) == std::vector<long>{5});
+  BOOST_TEST(kept == (std::vector<long>{10, 15}));
+  BOOST_TEST(train::keep_last(kept, 20, 1) == (std::vector<long>{10, 15}));
+}
+
+// Saves every 3 updates and at the end (14): the last 3 are kept, the one of the end is
+// MODEL's; a fresh start refuses to replace kept files without --overwrite, and removes
+// them with it.
+BOOST_AUTO_TEST_CASE(keep_checkpoints_keeps_exactly_the_last_n_saves) {
+  rt::TempDir dir;
+  write_reversal_task(dir, "train", 100, 10);
+  train::TrainOptions config = small_config(dir);
+  config.max_updates = 14;
+  config.save_freq = 3;
+  config.keep_checkpoints = 3;
+  config.exponential_smoothing = 0.2f;
+  const auto outcome = train::run_training(config);
+  BOOST_TEST(outcome.state.kept_updates == (std::vector<long>{9, 12, 14}), boost::test_tools::per_element());
+  auto found = train::find_kept_models(config.model_path);
+  std::sort(found.begin(), found.end());
+  BOOST_TEST(found == (std::vector<std::string>{config.kept_model_path(12), config.kept_model_path(14),
+                                                 config.kept_model_path(9)}),
+             boost::test_tools::per_element());
+  expect_same_parameters(config.kept_model_path(14), config.model_path);
+  BOOST_TEST(any_parameter_differs(config.kept_model_path(12), config.model_path));
+
+  for (const std::string& path : config.output_files()) std::remove(path.c_str());
+  config.keep_checkpoints = 0;
+  try {
+    train::run_training(config);
+    BOOST_ERROR("started afresh over kept models");
+  } catch (const util::Error& e) {
+    BOOST_TEST(std::string(e.what()).find(".bin.update") != std::string::npos, e.what());
+    BOOST_TEST(std::string(e.what()).find("exists: continue that training with --resume") != std::string::npos);
+  }
+  config.overwrite = true;
+  train::run_training(config);
+  BOOST_TEST(train::find_kept_models(config.model_path).empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
