@@ -88,6 +88,16 @@ test_bleu() {  # MODEL_NAME -> BLEU line
   "$bleu" <(head -n "$TEST_LINES" "$h36/raw/test.fr") -i "$out/$1.test.fr" -b -w 2
 }
 
+# Precision and recall at catching the noise when the worst PERCENT of the pairs go, by
+# column COLUMN of the score file (1: the dual score, 2: H_fwd alone, 3: H_rev alone).
+catch_rates() {  # COLUMN PERCENT
+  awk -F '\t' 'FILENAME == ARGV[1] { noise[$1] = 1; total++; next }
+               { print $'"$1"' "\t" (FNR in noise) }' "$out/noise.lines" "$out/noisy.scores" |
+    sort -t $'\t' -k1,1gr -s | awk -F '\t' -v n="$NOISY_PAIRS" -v p="$2" -v total="$(wc -l < "$out/noise.lines")" '
+      BEGIN { k = int(n * p / 100) } NR <= k { caught += $2 }
+      END { printf "precision %.3f  recall %.3f", caught / k, caught / total }'
+}
+
 report() {
   local noise removed caught
   noise=$(wc -l < "$out/noise.lines")
@@ -101,6 +111,11 @@ report() {
     echo "filter: kept $KEEP_PERCENT%, removed $removed pairs, $caught of them noise"
     awk -v c="$caught" -v r="$removed" -v n="$noise" \
       'BEGIN { printf "precision %.4f  recall %.4f\n", c / r, c / n }'
+    echo "removing the worst 5/10/15/20% by the dual score, and by one model's cross-entropy alone:"
+    for percent in 5 10 15 20; do
+      echo "  $percent%: dual $(catch_rates 1 "$percent") | forward alone $(catch_rates 2 "$percent") |" \
+        "reverse alone $(catch_rates 3 "$percent")"
+    done
     echo "BLEU on the first $TEST_LINES test sentences after $FINAL_UPDATES updates (beam 5):"
     echo "  unfiltered noisy corpus: $(test_bleu noisy.en-fr)"
     echo "  filtered corpus:         $(test_bleu filtered.en-fr)"
