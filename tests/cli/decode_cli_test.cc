@@ -16,19 +16,14 @@
 #include "model/model_file.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
+#include "support/text_lines.h"
 #include "support/temp_dir.h"
 #include "util/rng.h"
 
 namespace rt = rnnsearch::testing;
+using rt::lines_of;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 }  // namespace
 

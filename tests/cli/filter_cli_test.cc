@@ -9,26 +9,17 @@
 #include <set>
 #include <sstream>
 
+#include "support/golden_cases.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/shared_data.h"
+#include "support/text_lines.h"
 #include "util/rng.h"
 
 namespace rt = rnnsearch::testing;
+using rt::lines_of;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::string read_file(const std::string& path) {
-  const auto r = rt::run_process({"/bin/cat", path});
-  return r.out;
-}
 
 rt::ProcessResult filter(const std::vector<std::string>& options) {
   std::vector<std::string> argv = {"/usr/bin/env", "NMT_BIN=" + rt::bin_dir(), "bash",
@@ -77,10 +68,10 @@ BOOST_AUTO_TEST_CASE(removes_the_pairs_the_models_disagree_with_and_keeps_lines_
   const auto r = filter({"--forward", model.model, "--reverse", model.model, "--keep", "75", "--scores", dir + "/scores",
                          "--kept-lines", dir + "/kept", "--threads", "2", src, tgt, dir + "/out.src", dir + "/out.tgt"});
   BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
-  const auto kept = lines_of(read_file(dir + "/kept"));
+  const auto kept = lines_of(rt::read_file(dir + "/kept"));
   BOOST_TEST(kept.size() == 30u);
   const auto sources = lines_of(pairs.source), targets = lines_of(pairs.target);
-  const auto out_src = lines_of(read_file(dir + "/out.src")), out_tgt = lines_of(read_file(dir + "/out.tgt"));
+  const auto out_src = lines_of(rt::read_file(dir + "/out.src")), out_tgt = lines_of(rt::read_file(dir + "/out.tgt"));
   BOOST_TEST_REQUIRE(out_src.size() == kept.size());
   BOOST_TEST_REQUIRE(out_tgt.size() == kept.size());
   int previous = 0;
@@ -94,7 +85,7 @@ BOOST_AUTO_TEST_CASE(removes_the_pairs_the_models_disagree_with_and_keeps_lines_
     BOOST_TEST(out_tgt[i] == targets[static_cast<std::size_t>(line - 1)]);
   }
   // Scores: one line per pair, score = |H_f - H_r| + (H_f + H_r) / 2 with H = -nmt-score --normalize.
-  const auto scores = lines_of(read_file(dir + "/scores"));
+  const auto scores = lines_of(rt::read_file(dir + "/scores"));
   BOOST_TEST_REQUIRE(scores.size() == 40u);
   BOOST_TEST(scores[37] == "inf\tinf\tinf");
   const auto forward = rt::run_process({rt::tool_path("nmt-score"), "-m", model.model, "-s", src, "-t", tgt,
@@ -116,7 +107,7 @@ BOOST_AUTO_TEST_CASE(removes_the_pairs_the_models_disagree_with_and_keeps_lines_
     if (scores[i] != "inf\tinf\tinf" && std::stod(scores[i]) <= 1.0) expected.insert(static_cast<int>(i + 1));
   }
   std::set<int> got;
-  for (const auto& line : lines_of(read_file(dir + "/kept1"))) got.insert(std::stoi(line));
+  for (const auto& line : lines_of(rt::read_file(dir + "/kept1"))) got.insert(std::stoi(line));
   BOOST_TEST((got == expected));
 }
 

@@ -12,18 +12,13 @@
 #include "support/golden_cases.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
+#include "support/text_lines.h"
 #include "support/temp_dir.h"
 
 namespace rt = rnnsearch::testing;
+using rt::lines_of;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 int words_in(const std::string& line) {
   std::istringstream in(line);
