@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 source pipelines/common.sh
 USAGE="pipelines/smoothing-study.sh [OUT]"
 out=${1:-work/smoothing-study}
-UPDATES=${UPDATES:-4000} KEEP=${KEEP:-4} SAVE_FREQ=${SAVE_FREQ:-250}
+UPDATES=${UPDATES:-8000} KEEP=${KEEP:-4} SAVE_FREQ=${SAVE_FREQ:-500}
 shared=${NMT_SHARED:-../shared}
 data=build/bench-data/multi30k-de-en
 scripts/prepare-multi30k.sh "$data" > /dev/null
