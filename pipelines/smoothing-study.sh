@@ -4,7 +4,7 @@
 # of 8,000 merges) with the README's Multi30k options, each run on one thread, side by side:
 #   plain     nmt-train --max-updates UPDATES --keep-checkpoints KEEP (saves every SAVE_FREQ)
 #   smoothed  the same with --exponential-smoothing (Marian's 1e-4)
-#   averaged  nmt-average of plain's last KEEP saved models
+#   averaged  nmt-average of plain's last KEEP saved models (and of smoothed's)
 # and the test_2016_flickr BLEU of each (beam 5, detokenized, cased; nmt-bleu = sacreBLEU).
 # Stages whose result exists are skipped: rerunning resumes.
 #   pipelines/smoothing-study.sh [OUT]     (default work/smoothing-study; OUT/report.txt)
@@ -48,15 +48,19 @@ test_bleu() {  # MODEL -> BLEU and chrF
 train_run plain &
 train_run smoothed --exponential-smoothing
 wait
-if [ ! -f "$out/averaged.bin" ]; then
-  mapfile -t kept < <(ls -v "$out"/plain.bin.update* | grep -v '\.test\.en')
-  "$average" -o "$out/averaged.bin" "${kept[@]}"
-fi
+average_kept() {  # RUN OUT
+  [ -f "$2" ] && return
+  mapfile -t kept < <(ls -v "$out/$1".bin.update* | grep -v '\.test\.en')
+  "$average" -o "$2" "${kept[@]}"
+}
+average_kept plain "$out/averaged.bin"
+average_kept smoothed "$out/smoothed-avg.bin"
 {
   echo "Multi30k De->En, $UPDATES updates of 64 sentences, one thread each; test_2016_flickr, beam 5"
   echo "plain (last parameters):            $(test_bleu "$out/plain.bin" | tr '\n' ' ')"
   echo "exponential smoothing 1e-4:         $(test_bleu "$out/smoothed.bin" | tr '\n' ' ')"
   echo "average of plain's last $KEEP saves:    $(test_bleu "$out/averaged.bin" | tr '\n' ' ')"
+  echo "average of smoothed's last $KEEP saves: $(test_bleu "$out/smoothed-avg.bin" | tr '\n' ' ')"
 } > "$out/report.txt.tmp"
 mv "$out/report.txt.tmp" "$out/report.txt"
 cat "$out/report.txt"
