@@ -2,13 +2,10 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <atomic>
 #include <limits>
 #include <memory>
 
-#include "data/batch.h"
-#include "math/gemm.h"
+#include "search/batch_schedule.h"
 #include "search/beam_search.h"
 #include "search/ensemble.h"
 #include "search/forced_scorer.h"
@@ -20,7 +17,6 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/number_format.h"
-#include "util/parallel.h"
 #include "util/progress_meter.h"
 
 namespace rnnsearch::search {
@@ -76,15 +72,9 @@ void score_window(Window& window, std::vector<std::unique_ptr<ForcedScorer>>& sc
     const float value = window.targets[i].empty() ? 0.0f : -std::numeric_limits<float>::infinity();
     window.token_log_probs[i].assign(window.targets[i].size() + 1, value);
   }
-  auto batches = data::batches_by_length(window.sources[0], mini_batch);
-  std::reverse(batches.begin(), batches.end());
-  std::atomic<std::size_t> next{0};
-  const std::size_t threads = std::min(scorers.size(), batches.size());
-  util::run_on_threads(static_cast<int>(threads), [&](int thread) {
-    math::set_gemm_threads(1);  // the threads here are the parallelism
-    for (std::size_t k = next++; k < batches.size(); k = next++) {
-      scorers[static_cast<std::size_t>(thread)]->score(window.sources, window.targets, batches[k], window.token_log_probs);
-    }
+  for_each_batch_longest_first(window.sources[0], mini_batch, scorers.size(),
+                               [&](int thread, const std::vector<std::size_t>& batch) {
+    scorers[static_cast<std::size_t>(thread)]->score(window.sources, window.targets, batch, window.token_log_probs);
   });
 }
 

@@ -3,15 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <numeric>
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
-#include "math/gemm.h"
 #include "model/replicas.h"
 #include "search/attention_alignment.h"
+#include "search/batch_schedule.h"
 #include "search/ensemble.h"
 #include "search/word_scores.h"
 #include "text/word_counter.h"
@@ -19,7 +18,6 @@
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/number_format.h"
-#include "util/parallel.h"
 #include "util/progress_meter.h"
 
 namespace rnnsearch::search {
@@ -146,23 +144,17 @@ void search_window(const std::vector<Source>& sources, ThreadModels& thread_mode
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (ids[0][i].empty()) results[i].assign(1, empty);
   }
-  auto batches = data::batches_by_length(ids[0], config.beam.batch_size);
-  std::reverse(batches.begin(), batches.end());
   std::vector<std::vector<std::int32_t>> allowed(shortlist ? sources.size() : 0);  // with a shortlist: per sentence
   const bool head = beam_options(config).attention && config.alignment_head;
-  std::atomic<std::size_t> next{0};
-  const std::size_t threads = std::min(searchers.size(), batches.size());
-  util::run_on_threads(static_cast<int>(threads), [&](int thread) {
-    math::set_gemm_threads(1);  // the threads here are the parallelism
-    model::RnnSearch& first = *thread_models.members[static_cast<std::size_t>(thread)][0];
-    for (std::size_t k = next++; k < batches.size(); k = next++) {
-      if (shortlist) {
-        for (const std::size_t i : batches[k]) allowed[i] = shortlist->allowed(sources[i].words);
-      }
-      searchers[static_cast<std::size_t>(thread)]->search(ids, batches[k], shortlist ? &allowed : nullptr, results);
-      if (!head || !first.has_alignment_head()) continue;
-      for (const std::size_t i : batches[k]) use_alignment_head(first, sources[i].ids[0], results[i]);
+  for_each_batch_longest_first(ids[0], config.beam.batch_size, searchers.size(),
+                               [&](int thread, const std::vector<std::size_t>& batch) {
+    if (shortlist) {
+      for (const std::size_t i : batch) allowed[i] = shortlist->allowed(sources[i].words);
     }
+    searchers[static_cast<std::size_t>(thread)]->search(ids, batch, shortlist ? &allowed : nullptr, results);
+    model::RnnSearch& first = *thread_models.members[static_cast<std::size_t>(thread)][0];
+    if (!head || !first.has_alignment_head()) return;
+    for (const std::size_t i : batch) use_alignment_head(first, sources[i].ids[0], results[i]);
   });
 }
 
