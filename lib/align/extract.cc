@@ -5,13 +5,12 @@
 
 #include "data/alignment.h"
 #include "data/batch.h"
-#include "math/gemm.h"
+#include "search/batch_schedule.h"
 #include "text/bpe_undo.h"
 #include "text/word_counter.h"
 #include "util/error.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
-#include "util/parallel.h"
 
 namespace rnnsearch::align {
 
@@ -72,27 +71,23 @@ std::vector<std::string> extract_alignments(model::Replicas& models, const data:
     corpus.target.push_back(std::move(t));
   }
   std::vector<std::string> out(sources.size());
-  // The batches are the same whatever the thread count; thread k takes every threads-th.
-  const auto batches = data::batches_by_length(corpus.source, options.batch_size);
-  const std::size_t threads = std::min({models.size(), static_cast<std::size_t>(options.threads), batches.size()});
-  util::run_on_threads(static_cast<int>(threads), [&](int thread) {
-    math::set_gemm_threads(1);  // the threads here are the parallelism
-    for (std::size_t b = static_cast<std::size_t>(thread); b < batches.size(); b += threads) {
-      const auto& indices = batches[b];
-      const auto attention =
-          models[static_cast<std::size_t>(thread)].forced_attention(data::make_batch(corpus, indices), options.weights);
-      for (std::size_t k = 0; k < indices.size(); ++k) {
-        const std::size_t i = indices[k];
-        const auto source_words = data::word_of_piece(source_pieces[i]);
-        const auto target_words = data::word_of_piece(target_pieces[i]);
-        const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
-        if (options.soft) {
-          out[i] = soft_rows(weights, source_words, target_words, options.rules);
-          continue;
-        }
-        const data::Alignment links = attention_links(weights, source_words, target_words, options.rules);
-        out[i] = options.invert ? data::format_pharaoh(data::inverted(links)) : data::format_pharaoh(links);
+  // The batches are the same whatever the thread count (search/batch_schedule.h).
+  const std::size_t threads = std::min(models.size(), static_cast<std::size_t>(options.threads));
+  search::for_each_batch_longest_first(corpus.source, options.batch_size, threads,
+                                       [&](int thread, const std::vector<std::size_t>& indices) {
+    const auto attention =
+        models[static_cast<std::size_t>(thread)].forced_attention(data::make_batch(corpus, indices), options.weights);
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const std::size_t i = indices[k];
+      const auto source_words = data::word_of_piece(source_pieces[i]);
+      const auto target_words = data::word_of_piece(target_pieces[i]);
+      const math::Matrix& weights = attention[k];  // [(pieces + 1) x (pieces + 1)]
+      if (options.soft) {
+        out[i] = soft_rows(weights, source_words, target_words, options.rules);
+        continue;
       }
+      const data::Alignment links = attention_links(weights, source_words, target_words, options.rules);
+      out[i] = options.invert ? data::format_pharaoh(data::inverted(links)) : data::format_pharaoh(links);
     }
   });
   return out;
