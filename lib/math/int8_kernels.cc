@@ -118,11 +118,31 @@ T load_bits(const void* p) {
   return value;
 }
 
-// AVX2: 8 columns (two chunks of 4 columns x 4 k, widened to 16 bits) by up to 4 rows
+// One row's step: acc0 += x * w0, acc1 += x * w1 (vpmaddwd pair sums, then vpaddd), x the
+// row's four k broadcast. GCC 12 adds the intrinsics' products into new registers and copies
+// them back to the accumulators, spilling one to the stack every k step (about twice the
+// instructions of the products, 15% slower): the asm adds in place.
+inline void madd_row(__m256i& acc0, __m256i& acc1, __m256i x, __m256i w0, __m256i w1) {
+#if defined(__GNUC__)
+  __m256i product;
+  asm("vpmaddwd %4, %3, %2\n\t"
+      "vpaddd %2, %0, %0\n\t"
+      "vpmaddwd %5, %3, %2\n\t"
+      "vpaddd %2, %1, %1"
+      : "+x"(acc0), "+x"(acc1), "=&x"(product)
+      : "x"(x), "x"(w0), "x"(w1));
+#else
+  acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x, w0));
+  acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(x, w1));
+#endif
+}
+
+// AVX2: 8 columns (two chunks of 4 columns x 4 k, widened to 16 bits) by up to 6 rows
 // (a widened to 16 bits, four k broadcast); vpmaddwd sums pairs into 32 bits exactly.
 template <int R>
 void avx2_part(const std::int16_t* a, int lda, const std::int8_t* w, int k4, std::int32_t* acc) {
   __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  __m256i c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   for (int p = 0; p < k4; ++p) {
     const std::int8_t* chunk = w + p * kPanel * 4;
     const __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(chunk)));
@@ -130,10 +150,10 @@ void avx2_part(const std::int16_t* a, int lda, const std::int8_t* w, int k4, std
 #define RNNSEARCH_INT8_ROW(r)                                                              \
   if constexpr (R > r) {                                                                   \
     const __m256i x = _mm256_set1_epi64x(load_bits<long long>(a + r * lda + 4 * p));       \
-    c##r##0 = _mm256_add_epi32(c##r##0, _mm256_madd_epi16(x, b0));                         \
-    c##r##1 = _mm256_add_epi32(c##r##1, _mm256_madd_epi16(x, b1));                         \
+    madd_row(c##r##0, c##r##1, x, b0, b1);                                                 \
   }
     RNNSEARCH_INT8_ROW(0) RNNSEARCH_INT8_ROW(1) RNNSEARCH_INT8_ROW(2) RNNSEARCH_INT8_ROW(3)
+    RNNSEARCH_INT8_ROW(4) RNNSEARCH_INT8_ROW(5)
 #undef RNNSEARCH_INT8_ROW
   }
   // Lanes hold half sums of columns 0,0,1,1,2,2,3,3 and 4,4,...: add the halves, restore the order.
@@ -143,6 +163,7 @@ void avx2_part(const std::int16_t* a, int lda, const std::int8_t* w, int k4, std
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + r * kTileCols), sums);                       \
   }
   RNNSEARCH_INT8_STORE(0) RNNSEARCH_INT8_STORE(1) RNNSEARCH_INT8_STORE(2) RNNSEARCH_INT8_STORE(3)
+  RNNSEARCH_INT8_STORE(4) RNNSEARCH_INT8_STORE(5)
 #undef RNNSEARCH_INT8_STORE
 }
 
@@ -162,7 +183,9 @@ void avx2_tile(const void* a, int lda, int rows, const std::int8_t* w0, const st
     case 1: avx2_rows<1>(x, lda, w0, w1, k4, acc); break;
     case 2: avx2_rows<2>(x, lda, w0, w1, k4, acc); break;
     case 3: avx2_rows<3>(x, lda, w0, w1, k4, acc); break;
-    default: avx2_rows<4>(x, lda, w0, w1, k4, acc); break;
+    case 4: avx2_rows<4>(x, lda, w0, w1, k4, acc); break;
+    case 5: avx2_rows<5>(x, lda, w0, w1, k4, acc); break;
+    default: avx2_rows<6>(x, lda, w0, w1, k4, acc); break;
   }
 }
 
@@ -248,7 +271,7 @@ Driver driver_of(Int8Kernel kernel) {
   switch (kernel) {
     case Int8Kernel::kScalar: return {Int8RowFormat::kS8, 1, Tiles{4, false, scalar_tile}};
 #if defined(__AVX2__)
-    case Int8Kernel::kAvx2: return {Int8RowFormat::kS16, 2, Tiles{4, true, avx2_tile}};
+    case Int8Kernel::kAvx2: return {Int8RowFormat::kS16, 2, Tiles{6, true, avx2_tile}};
 #endif
 #ifdef RNNSEARCH_INT8_VNNI
     case Int8Kernel::kAvx512Vnni: return {Int8RowFormat::kU8, 1, Tiles{kMaxTileRows, true, vnni_tile}};
