@@ -105,7 +105,54 @@ float tanh_dot_avx512(const float* q, const float* k, const float* v, int n) {
 }
 #endif
 
+// lane_dot without vector instructions.
+[[maybe_unused]] float lane_dot_scalar(const float* h, const float* v, int n) {
+  float lane[kLanes] = {};
+  for (int a = 0; a < n; ++a) lane[a % kLanes] = std::fma(h[a], v[a], lane[a % kLanes]);
+  for (int width = kLanes / 2; width >= 1; width /= 2) {
+    for (int i = 0; i < width; ++i) lane[i] += lane[i + width];
+  }
+  return lane[0];
+}
+
 }  // namespace
+
+float lane_dot(const float* h, const float* v, int n) {
+#if defined(__AVX512F__)
+  __m512 acc = _mm512_setzero_ps();
+  int a = 0;
+  for (; a + kLanes <= n; a += kLanes) acc = _mm512_fmadd_ps(_mm512_loadu_ps(h + a), _mm512_loadu_ps(v + a), acc);
+  if (a < n) {
+    const auto valid = static_cast<__mmask16>((1u << (n - a)) - 1u);
+    acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(valid, h + a), _mm512_maskz_loadu_ps(valid, v + a), acc);
+  }
+  // The pairwise sum from memory: extracting the high half here made GCC 12 warn of an
+  // uninitialized operand inside its own intrinsics.
+  alignas(64) float lane[kLanes];
+  _mm512_store_ps(lane, acc);
+  for (int width = kLanes / 2; width >= 1; width /= 2) {
+    for (int i = 0; i < width; ++i) lane[i] += lane[i + width];
+  }
+  return lane[0];
+#elif defined(__AVX2__) && defined(__FMA__)
+  __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();  // lanes 0-7 and 8-15
+  int a = 0;
+  for (; a + kLanes <= n; a += kLanes) {
+    lo = _mm256_fmadd_ps(_mm256_loadu_ps(h + a), _mm256_loadu_ps(v + a), lo);
+    hi = _mm256_fmadd_ps(_mm256_loadu_ps(h + a + 8), _mm256_loadu_ps(v + a + 8), hi);
+  }
+  if (a < n) {  // the last n - a < 16 elements; the rest read as 0
+    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i mask_lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - a), index);
+    const __m256i mask_hi = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - a - 8), index);
+    lo = _mm256_fmadd_ps(_mm256_maskload_ps(h + a, mask_lo), _mm256_maskload_ps(v + a, mask_lo), lo);
+    hi = _mm256_fmadd_ps(_mm256_maskload_ps(h + a + 8, mask_hi), _mm256_maskload_ps(v + a + 8, mask_hi), hi);
+  }
+  return sum_8_lanes(_mm256_add_ps(lo, hi));
+#else
+  return lane_dot_scalar(h, v, n);
+#endif
+}
 
 float fast_tanh(float x) {
   float y = kClamp < x ? kClamp : x;  // min and max as the vector instructions take them

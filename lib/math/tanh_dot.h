@@ -37,6 +37,11 @@ TanhDotKernel best_tanh_dot_kernel();
 // The approximation above, one value (the scalar kernel's arithmetic).
 float fast_tanh(float x);
 
+// sum_a h_a v_a over n >= 0 elements in the lanes and order above (lane[a % 16] =
+// fma(h_a, v_a, lane[a % 16]), then the pairwise sum), with the widest vectors this build
+// has: the same bits from each (additive attention's exact fp32 scores).
+float lane_dot(const float* h, const float* v, int n);
+
 // sum_a v_a * fast_tanh(q_a + k_a) over n >= 0 elements, with `kernel` (one of
 // tanh_dot_kernels()).
 float tanh_dot(const float* q, const float* k, const float* v, int n, TanhDotKernel kernel);

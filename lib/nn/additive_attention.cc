@@ -71,6 +71,7 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
   const math::Matrix& mask = map_rows(source_mask, row_sentence, cache);  // [S x R]
 
   cache.annotations = &annotations;
+  cache.keys = &keys;  // step_backward computes the tanh rows again
   if (!row_sentence) cache.query = query;  // s: [B x m], for step_backward (which refuses a mapped step)
   cache.projected_query.resize(R, A);  // q: [R x A]
   math::gemm(query, packed_query_weight_.get(), query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f,
@@ -91,25 +92,21 @@ void AdditiveAttention::exact_scores(const math::Matrix& keys, Eigen::Index B, c
                                      StepCache& cache) const {
   const Eigen::Index S = mask.rows(), R = mask.cols(), A = attention_dim();
   // Vector products per position (e_rj = v . hidden row) run here, on the row just
-  // computed, rather than as one-column products through math::gemm. Training keeps every
-  // row of tanh(q_r + K_{j,b}) for step_backward; a mapped (inference) step only the
-  // current one, and its rows of one sentence read that sentence's key row in turn.
-  const bool mapped = cache.row_sentence != nullptr;
-  if (mapped) {
-    cache.hidden_row.resize(1, A);
-  } else {
-    cache.hidden.resize(S * B, A);  // [(S*B) x A]
-  }
+  // computed, rather than as one-column products through math::gemm. No row is kept:
+  // step_backward computes each again from q and K (the same bits), which costs less than
+  // storing S*B rows per step and reading them back from memory (15 MB a batch half).
+  cache.hidden_row.resize(1, A);
   cache.scores_bs.resize(R, S);  // e: [R x S]
-  const auto v = score_weight_.value.col(0).transpose();  // [1 x A]
+  // The dot products in math::lane_dot's 16 lanes (Eigen's dot of the row with v_a's
+  // column saw a run-time stride and added one element at a time: 3% of training).
+  const float* v = score_weight_.value.data();  // v_a: [A x 1], contiguous
   for (Eigen::Index j = 0; j < S; ++j) {
     for (Eigen::Index r = 0; r < R; ++r) {
-      auto hidden = mapped ? cache.hidden_row.row(0) : cache.hidden.row(j * B + r);
       if (mask(j, r) != 0.0f) {
+        auto hidden = cache.hidden_row.row(0);
         hidden = (cache.projected_query.row(r) + keys.row(j * B + sentence_of(cache, r))).array().tanh();
-        cache.scores_bs(r, j) = hidden.dot(v);
+        cache.scores_bs(r, j) = math::lane_dot(cache.hidden_row.data(), v, static_cast<int>(A));
       } else {
-        if (!mapped) hidden.setZero();
         cache.scores_bs(r, j) = 0.0f;
       }
     }
@@ -145,11 +142,15 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
   check_shape(d_annotations, S * B, D, keys_weight_.name, "gradient d_annotations");
   check_shape(d_keys, S * B, A, keys_weight_.name, "gradient d_keys");
 
+  if (!cache.keys) throw util::Error(keys_weight_.name + ": step_backward without the step's keys");
+  const math::Matrix& keys = *cache.keys;
+  check_shape(keys, S * B, A, keys_weight_.name, "keys");
   context_backward(cache, d_context, d_weights, d_annotations);  // d_e into cache.scores_bs
 
   // d_pre = d_e v^T (1 - tanh^2) row by row; it is exactly 0 wherever d_e is (all padding).
-  // dv += d_e_bj * hidden row, accumulated here with the row in cache. Sentence by sentence
-  // (dv's order of sums): rows B apart, so the next one is fetched ahead.
+  // dv += d_e_bj * hidden row, with the row computed again as step did (exact_scores).
+  // Sentence by sentence (dv's order of sums): key rows B apart, so the next one is
+  // fetched ahead.
   cache.d_projected_query.setZero(B, A);       // d_q: [B x A]
   cache.d_score_weight.setZero(1, A);          // dv, as a row: [1 x A]
   const float* v = score_weight_.value.data();  // [A x 1]
@@ -163,9 +164,11 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
       const float g = cache.scores_bs(b, j);
       if (g == 0.0f) continue;
       const Eigen::Index r = j * B + b;
-      const float* hidden = cache.hidden.row(r).data();
+      auto hidden_row = cache.hidden_row.row(0);
+      hidden_row = (cache.projected_query.row(b) + keys.row(r)).array().tanh();
+      const float* hidden = cache.hidden_row.data();
       float* dk = d_keys.row(r).data();
-      if (j + 1 < span) prefetch_rows(cache.hidden.row(r + B).data(), d_keys.row(r + B).data(), A);
+      if (j + 1 < span) prefetch_rows(keys.row(r + B).data(), d_keys.row(r + B).data(), A);
       for (Eigen::Index k = 0; k < A; ++k) {
         const float h = hidden[k];
         dv[k] += g * h;

@@ -46,9 +46,8 @@ class Attention {
   // the first batch of a new shape.
   struct StepCache {
     const math::Matrix* annotations = nullptr;  // H: [(S*B) x 2n]; must outlive the cache
-    const math::Matrix* keys = nullptr;         // [(S*B) x key_dim()]; must outlive the cache (general, dot)
+    const math::Matrix* keys = nullptr;         // [(S*B) x key_dim()]; must outlive the cache
     math::Matrix query;                          // s: [B x m] (additive)
-    math::Matrix hidden;                         // additive: tanh(q_b + K_{j,b}): [(S*B) x A], 0 at padding
     const std::vector<int>* row_sentence = nullptr;  // the step's row map; null: row b is sentence b
     math::Matrix weights;                        // alpha: [B x S] (zero with none)
     std::vector<int> span;                       // per sentence: last real position + 1
@@ -60,7 +59,7 @@ class Attention {
     mutable math::Matrix d_projected_query;      // d_q: [B x A] additive, [B x key_dim()] general and dot
     mutable math::Matrix d_pre;                  // additive: d_pre of one row: [1 x A]
     math::Matrix row_mask;                       // a mapped step's mask per row: [S x R]
-    math::Matrix hidden_row;                     // a mapped additive fp32 step's tanh of one row: [1 x A]
+    mutable math::Matrix hidden_row;             // additive fp32: tanh(q_b + K_{j,b}) of one row: [1 x A]
   };
 
   // Copies of the weights step_backward multiplies by transposed (additive: W_a^T), made

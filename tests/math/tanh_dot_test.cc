@@ -1,6 +1,6 @@
 // math::tanh_dot and fast_tanh: every kernel this CPU runs gives the portable kernel's bits
 // (A multiples of 16 and not, clamped and special values, unaligned rows); the documented
-// order of the sum; fast_tanh's error bound, oddness and saturation.
+// order of the sum (and lane_dot's); fast_tanh's error bound, oddness and saturation.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <cstdint>
@@ -94,6 +94,25 @@ BOOST_AUTO_TEST_CASE(the_sum_runs_in_the_documented_order_and_is_near_the_exact_
     }
     // The approximation's bound per element, plus fp32 rounding of the products and sums.
     BOOST_TEST(std::fabs(fast - exact) <= 4.6e-5 * weight + 1e-6 * n, "n " << n << ": " << fast << " vs " << exact);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(lane_dot_sums_in_the_documented_order) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  for (const int n : {0, 1, 7, 8, 9, 16, 17, 32, 40, 512, 519}) {
+    std::vector<float> h(n + 1), v(n + 1);  // each read from one float past alignment
+    for (int a = 1; a <= n; ++a) h[a] = value(rng), v[a] = value(rng);
+    float lane[16] = {};
+    for (int a = 0; a < n; ++a) lane[a % 16] = std::fma(h[a + 1], v[a + 1], lane[a % 16]);
+    for (int width = 8; width >= 1; width /= 2) {
+      for (int i = 0; i < width; ++i) lane[i] = lane[i] + lane[i + width];
+    }
+    const float sum = lane_dot(h.data() + 1, v.data() + 1, n);
+    BOOST_TEST(bits_of(sum) == bits_of(lane[0]), "n " << n);
+    double exact = 0.0;
+    for (int a = 1; a <= n; ++a) exact += static_cast<double>(h[a]) * v[a];
+    BOOST_TEST(std::fabs(sum - exact) <= 1e-6 * (n + 1), "n " << n);
   }
 }
 
