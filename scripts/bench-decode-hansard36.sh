@@ -9,12 +9,16 @@
 # figure is its own, loading excluded); BLEU is of the same N sentences, BPE undone,
 # detokenized, cased, against the raw reference.
 #   scripts/bench-decode-hansard36.sh [--dir work/hansard36] [--lines 2000] [--threads 2] [--runs 3]
-#                                     [--baseline BIN_DIR] [--shortlist FILE] [--no-peer]
+#                                     [--baseline BIN_DIR] [--shortlist FILE] [--no-peer] [--avx2-proxy BUILD_DIR]
+# --avx2-proxy measures the AVX2 machine kind on an AVX-512 one: this tree's nmt-decode built
+# in BUILD_DIR for x86-64-v3 (configured here when new), oneDNN held to AVX2
+# (ONEDNN_MAX_CPU_ISA=AVX2) and the peer's PyTorch too (ATEN_CPU_CAPABILITY=avx2); rows fp32
+# and int8. The baseline should then be built the same way.
 # Without --shortlist, one is made: nmt-align ibm2 on the first 200,000 training pairs
 # (--save-table), then nmt-shortlist --first 100 --best 100 (as Marian's usual setting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=work/hansard36 lines=2000 threads=2 runs=3 baseline="" shortlist="" peer=yes
+dir=work/hansard36 lines=2000 threads=2 runs=3 baseline="" shortlist="" peer=yes proxy=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -24,6 +28,7 @@ while [ $# -gt 0 ]; do
     --baseline) baseline=$2; shift 2 ;;
     --shortlist) shortlist=$2; shift 2 ;;
     --no-peer) peer=no; shift ;;
+    --avx2-proxy) proxy=$2; shift 2 ;;
     *) echo "bench-decode-hansard36.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -35,6 +40,17 @@ done
 [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)" --target nmt-decode nmt-align nmt-shortlist nmt-bpe nmt-detokenize nmt-bleu >/dev/null
 bin=build/bin
+decode_bin=$bin
+precisions="fp32 int8"
+grep -q avx512_bf16 /proc/cpuinfo && precisions="$precisions bf16"
+kind=$(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2 only)
+if [ -n "$proxy" ]; then
+  [ -f "$proxy/CMakeCache.txt" ] || cmake -S . -B "$proxy" -DCMAKE_BUILD_TYPE=Release -DRNNSEARCH_NATIVE=OFF \
+    -DCMAKE_CXX_FLAGS=-march=x86-64-v3 >/dev/null
+  cmake --build "$proxy" -j "$(nproc)" --target nmt-decode >/dev/null
+  export ONEDNN_MAX_CPU_ISA=AVX2 ATEN_CPU_CAPABILITY=avx2
+  decode_bin=$proxy/bin precisions="fp32 int8" kind="AVX2 proxy ($proxy, ONEDNN_MAX_CPU_ISA=AVX2, ATEN_CPU_CAPABILITY=avx2)"
+fi
 work=build/bench-data/hansard36
 mkdir -p "$work"
 head -n "$lines" "$dir/bpe/test.en" > "$work/test.en"
@@ -83,10 +99,8 @@ peer_decode() {
   printf '%-28s %10s %8s   (runs: %s)\n' "PyTorch peer" "$(printf '%s\n' "${rates[@]}" | median)" "-" "${rates[*]}"
 }
 
-precisions="fp32 int8"
-grep -q avx512_bf16 /proc/cpuinfo && precisions="$precisions bf16"
 echo "hansard36 En->Fr, first $lines test sentences, $threads threads, mini-batch 32, $(grep -m1 'model name' /proc/cpuinfo |
-  sed 's/.*: //'), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2 only)"
+  sed 's/.*: //'), $kind"
 echo "shortlist: $shortlist"
 for beam in 1 5; do
   echo "== beam $beam: configuration, sentences/s (median of $runs), BLEU of the $lines sentences"
@@ -94,8 +108,8 @@ for beam in 1 5; do
   : > "$rows"
   [ -n "$baseline" ] && time_decode baseline-fp32 "$baseline/nmt-decode" "$beam" | tee -a "$rows"
   for precision in $precisions; do
-    time_decode "$precision" "$bin/nmt-decode" "$beam" --precision "$precision" | tee -a "$rows"
-    time_decode "$precision+shortlist" "$bin/nmt-decode" "$beam" --precision "$precision" --shortlist "$shortlist" |
+    time_decode "$precision" "$decode_bin/nmt-decode" "$beam" --precision "$precision" | tee -a "$rows"
+    time_decode "$precision+shortlist" "$decode_bin/nmt-decode" "$beam" --precision "$precision" --shortlist "$shortlist" |
       tee -a "$rows"
   done
   [ "$peer" = yes ] && [ -f "$dir/peer/model.pt" ] && peer_decode "$beam" | tee -a "$rows"
