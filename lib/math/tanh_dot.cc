@@ -23,13 +23,18 @@ constexpr float kP0 = 0.99980300220794765f, kP1 = 0.10165116056761476f, kP2 = 0.
 constexpr float kQ1 = 0.43441560972667479f, kQ2 = 0.012619536398138124f;
 constexpr int kLanes = 16;
 
-float tanh_dot_scalar(const float* q, const float* k, const float* v, int n) {
-  float lane[kLanes] = {};
-  for (int a = 0; a < n; ++a) lane[a % kLanes] = std::fma(v[a], fast_tanh(q[a] + k[a]), lane[a % kLanes]);
+// The 16 lanes summed pairwise as tanh_dot.h says: l[i] += l[i + 8], then + 4, + 2, + 1.
+float sum_lanes(float* lane) {
   for (int width = kLanes / 2; width >= 1; width /= 2) {
     for (int i = 0; i < width; ++i) lane[i] += lane[i + width];
   }
   return lane[0];
+}
+
+float tanh_dot_scalar(const float* q, const float* k, const float* v, int n) {
+  float lane[kLanes] = {};
+  for (int a = 0; a < n; ++a) lane[a % kLanes] = std::fma(v[a], fast_tanh(q[a] + k[a]), lane[a % kLanes]);
+  return sum_lanes(lane);
 }
 
 #if (defined(__AVX2__) && defined(__FMA__)) || defined(__AVX512F__)
@@ -53,11 +58,17 @@ inline __m256 tanh_fma_8(__m256 x, __m256 v, __m256 acc) {
   return _mm256_fmadd_ps(v, _mm256_div_ps(_mm256_mul_ps(y, p), d), acc);
 }
 
+// maskload masks of the first `count` (< 16) of 16 elements: lanes 0-7 and 8-15.
+inline void tail_masks_avx2(int count, __m256i& mask_lo, __m256i& mask_hi) {
+  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  mask_lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(count), index);
+  mask_hi = _mm256_cmpgt_epi32(_mm256_set1_epi32(count - 8), index);
+}
+
 // The next `count` (< 16) elements' share of lanes lo (0-7) and hi (8-15); the rest read as 0.
 inline void tanh_tail_avx2(const float* q, const float* k, const float* v, int count, __m256& lo, __m256& hi) {
-  const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i mask_lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(count), index);
-  const __m256i mask_hi = _mm256_cmpgt_epi32(_mm256_set1_epi32(count - 8), index);
+  __m256i mask_lo, mask_hi;
+  tail_masks_avx2(count, mask_lo, mask_hi);
   lo = tanh_fma_8(_mm256_add_ps(_mm256_maskload_ps(q, mask_lo), _mm256_maskload_ps(k, mask_lo)),
                   _mm256_maskload_ps(v, mask_lo), lo);
   hi = tanh_fma_8(_mm256_add_ps(_mm256_maskload_ps(q + 8, mask_hi), _mm256_maskload_ps(k + 8, mask_hi)),
@@ -109,10 +120,7 @@ float tanh_dot_avx512(const float* q, const float* k, const float* v, int n) {
 [[maybe_unused]] float lane_dot_scalar(const float* h, const float* v, int n) {
   float lane[kLanes] = {};
   for (int a = 0; a < n; ++a) lane[a % kLanes] = std::fma(h[a], v[a], lane[a % kLanes]);
-  for (int width = kLanes / 2; width >= 1; width /= 2) {
-    for (int i = 0; i < width; ++i) lane[i] += lane[i + width];
-  }
-  return lane[0];
+  return sum_lanes(lane);
 }
 
 }  // namespace
@@ -130,10 +138,7 @@ float lane_dot(const float* h, const float* v, int n) {
   // uninitialized operand inside its own intrinsics.
   alignas(64) float lane[kLanes];
   _mm512_store_ps(lane, acc);
-  for (int width = kLanes / 2; width >= 1; width /= 2) {
-    for (int i = 0; i < width; ++i) lane[i] += lane[i + width];
-  }
-  return lane[0];
+  return sum_lanes(lane);
 #elif defined(__AVX2__) && defined(__FMA__)
   __m256 lo = _mm256_setzero_ps(), hi = _mm256_setzero_ps();  // lanes 0-7 and 8-15
   int a = 0;
@@ -142,9 +147,8 @@ float lane_dot(const float* h, const float* v, int n) {
     hi = _mm256_fmadd_ps(_mm256_loadu_ps(h + a + 8), _mm256_loadu_ps(v + a + 8), hi);
   }
   if (a < n) {  // the last n - a < 16 elements; the rest read as 0
-    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i mask_lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - a), index);
-    const __m256i mask_hi = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - a - 8), index);
+    __m256i mask_lo, mask_hi;
+    tail_masks_avx2(n - a, mask_lo, mask_hi);
     lo = _mm256_fmadd_ps(_mm256_maskload_ps(h + a, mask_lo), _mm256_maskload_ps(v + a, mask_lo), lo);
     hi = _mm256_fmadd_ps(_mm256_maskload_ps(h + a + 8, mask_hi), _mm256_maskload_ps(v + a + 8, mask_hi), hi);
   }

@@ -25,6 +25,14 @@ void prefetch_rows(const float* a, const float* b, Eigen::Index n) {
   }
 }
 
+// cache.hidden_row = tanh(q + k) of one (row, position) pair, as exact_scores computes it
+// and step_backward computes it again: one expression, so the same bits both times.
+const float* hidden_row(const Attention::StepCache& cache, Eigen::Index query_row, const math::Matrix& keys,
+                        Eigen::Index key_row) {
+  cache.hidden_row.row(0) = (cache.projected_query.row(query_row) + keys.row(key_row)).array().tanh();
+  return cache.hidden_row.data();
+}
+
 }  // namespace
 
 AdditiveAttention::AdditiveAttention(ParameterRegistry& parameters, const std::string& name, int annotation_dim,
@@ -103,9 +111,8 @@ void AdditiveAttention::exact_scores(const math::Matrix& keys, Eigen::Index B, c
   for (Eigen::Index j = 0; j < S; ++j) {
     for (Eigen::Index r = 0; r < R; ++r) {
       if (mask(j, r) != 0.0f) {
-        auto hidden = cache.hidden_row.row(0);
-        hidden = (cache.projected_query.row(r) + keys.row(j * B + sentence_of(cache, r))).array().tanh();
-        cache.scores_bs(r, j) = math::lane_dot(cache.hidden_row.data(), v, static_cast<int>(A));
+        const float* hidden = hidden_row(cache, r, keys, j * B + sentence_of(cache, r));
+        cache.scores_bs(r, j) = math::lane_dot(hidden, v, static_cast<int>(A));
       } else {
         cache.scores_bs(r, j) = 0.0f;
       }
@@ -156,6 +163,7 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
   const float* v = score_weight_.value.data();  // [A x 1]
   float* dv = cache.d_score_weight.data();
   cache.d_pre.resize(1, A);                     // one row of d_pre: [1 x A]
+  cache.hidden_row.resize(1, A);                // one row of tanh values, computed again
   float* d_pre = cache.d_pre.data();
   for (Eigen::Index b = 0; b < B; ++b) {
     float* dq = cache.d_projected_query.row(b).data();
@@ -164,9 +172,7 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
       const float g = cache.scores_bs(b, j);
       if (g == 0.0f) continue;
       const Eigen::Index r = j * B + b;
-      auto hidden_row = cache.hidden_row.row(0);
-      hidden_row = (cache.projected_query.row(b) + keys.row(r)).array().tanh();
-      const float* hidden = cache.hidden_row.data();
+      const float* hidden = hidden_row(cache, b, keys, r);
       float* dk = d_keys.row(r).data();
       if (j + 1 < span) prefetch_rows(keys.row(r + B).data(), d_keys.row(r + B).data(), A);
       for (Eigen::Index k = 0; k < A; ++k) {
