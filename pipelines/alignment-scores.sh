@@ -12,9 +12,9 @@ USAGE="alignment-scores.sh -d DEV_GOLD -t TEST_GOLD NAME=FILE..."
 ALIGN=$(nmt_tool nmt-align)
 
 dev_gold= test_gold=
-while getopts "d:t:" opt; do
+while getopts ":d:t:h-:" opt; do
   case $opt in
-    d) dev_gold=$OPTARG ;; t) test_gold=$OPTARG ;; *) die_usage "unknown option" ;;
+    d) dev_gold=$OPTARG ;; t) test_gold=$OPTARG ;; *) common_option "$opt" "${OPTARG:-}" ;;
   esac
 done
 shift $((OPTIND - 1))

@@ -20,10 +20,10 @@ USAGE="alignment-study.sh -f FWD_MODEL -r REV_MODEL -d DIR -s SRC -t TGT -o OUT_
 ALIGN=$(nmt_tool nmt-align)
 
 fwd= rev= dir= src= tgt= out=
-while getopts "f:r:d:s:t:o:" opt; do
+while getopts ":f:r:d:s:t:o:h-:" opt; do
   case $opt in
     f) fwd=$OPTARG ;; r) rev=$OPTARG ;; d) dir=$OPTARG ;; s) src=$OPTARG ;; t) tgt=$OPTARG ;; o) out=$OPTARG ;;
-    *) die_usage "unknown option" ;;
+    *) common_option "$opt" "${OPTARG:-}" ;;
   esac
 done
 [ -n "$fwd" ] && [ -n "$rev" ] && [ -n "$dir" ] && [ -n "$src" ] && [ -n "$tgt" ] && [ -n "$out" ] ||

@@ -17,7 +17,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source pipelines/common.sh
-USAGE="pipelines/filter-study.sh [OUT]"
+USAGE="pipelines/filter-study.sh [OUT]
+Measures dual conditional cross-entropy filtering (filter.sh) on the hansard36 files;
+OUT defaults to work/filter-study, the report is OUT/report.txt. Rerunning resumes.
+Settings, from the environment (defaults in brackets): HANSARD36 the hansard36 work
+directory [work/hansard36], NOISY_PAIRS [100000], NOISE_PERCENT [10], KEEP_PERCENT [90],
+SCORER_UPDATES [1500], FINAL_UPDATES [1500], TEST_LINES [2000]."
+case ${1:-} in -h | --help) show_usage ;; -*) die_usage "unknown option $1" ;; esac
+[ $# -le 1 ] || die_usage "unexpected argument '$2'"
 out=${1:-work/filter-study}
 h36=${HANSARD36:-work/hansard36}
 NOISY_PAIRS=${NOISY_PAIRS:-100000} NOISE_PERCENT=${NOISE_PERCENT:-10} KEEP_PERCENT=${KEEP_PERCENT:-90}

@@ -5,33 +5,44 @@
 # counted). A good pair gets low and equal ones:
 #   score = |H_fwd - H_rev| + (H_fwd + H_rev) / 2        (lower is better)
 # The kept pairs are written line-aligned in corpus order: the best --keep percent (ties
-# to the earlier line), or those with a score at most --threshold.
-#   pipelines/filter.sh --forward FWD.bin --reverse REV.bin (--keep PERCENT | --threshold T)
-#                       [--scores FILE] [--kept-lines FILE] [--threads N] [--mini-batch N]
-#                       SRC TGT OUT_SRC OUT_TGT
-# SRC and TGT are BPE'd as the models were trained. --scores: one line per input pair,
-# "score<TAB>H_fwd<TAB>H_rev". --kept-lines: the line numbers kept, one per line. An empty
-# side gets no score from the models and is never kept. Outputs are written to temporary
-# files and renamed into place.
+# to the earlier line), or those with a score at most --threshold. An empty side gets no
+# score from the models and is never kept. Outputs are written to temporary files and
+# renamed into place.
+# Installed as rnnsearch-filter (cmake --install).
 set -euo pipefail
-source "$(dirname "$0")/common.sh"
-USAGE="filter.sh --forward FWD.bin --reverse REV.bin (--keep PERCENT | --threshold T) [--scores FILE]
-       [--kept-lines FILE] [--threads N] [--mini-batch N] SRC TGT OUT_SRC OUT_TGT"
+source "$(dirname "$(readlink -f "$0")")/common.sh"
+USAGE="$NAME --forward FWD.bin --reverse REV.bin (--keep PERCENT | --threshold T) [options] SRC TGT OUT_SRC OUT_TGT
+Keeps the sentence pairs of SRC and TGT (BPE'd as the models were trained) that a forward and
+a reverse model both find likely (dual conditional cross-entropy); writes them to OUT_SRC and
+OUT_TGT, line-aligned, in corpus order.
+  --forward FWD.bin   the SRC -> TGT model, from nmt-train
+  --reverse REV.bin   the TGT -> SRC model
+  --keep PERCENT      keep the best PERCENT percent of the pairs (0 to 100)
+  --threshold T       keep the pairs whose score is at most T (lower is better)
+  --scores FILE       write every pair's \"score<TAB>H_fwd<TAB>H_rev\", a line per pair
+  --kept-lines FILE   write the line numbers kept, one a line
+  --threads N         nmt-score's threads, for each model (default 1)
+  --mini-batch N      nmt-score's sentences per batch (default 64)
+  -h, --help          this message
+Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
 forward='' reverse='' keep='' threshold='' scores='' kept_lines='' threads=1 batch=64 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --forward) forward=${2:?}; shift 2 ;;
-    --reverse) reverse=${2:?}; shift 2 ;;
-    --keep) keep=${2:?}; shift 2 ;;
-    --threshold) threshold=${2:?}; shift 2 ;;
-    --scores) scores=${2:?}; shift 2 ;;
-    --kept-lines) kept_lines=${2:?}; shift 2 ;;
-    --threads) threads=${2:?}; shift 2 ;;
-    --mini-batch) batch=${2:?}; shift 2 ;;
-    -h|--help) echo "usage: $USAGE"; exit 0 ;;
+    -h | --help) show_usage ;;
+    --forward | --reverse | --keep | --threshold | --scores | --kept-lines | --threads | --mini-batch)
+      [ $# -ge 2 ] || die_usage "option $1 needs a value" ;;&
+    --forward) forward=$2 ;;
+    --reverse) reverse=$2 ;;
+    --keep) keep=$2 ;;
+    --threshold) threshold=$2 ;;
+    --scores) scores=$2 ;;
+    --kept-lines) kept_lines=$2 ;;
+    --threads) threads=$2 ;;
+    --mini-batch) batch=$2 ;;
     -*) die_usage "unknown option $1" ;;
-    *) files+=("$1"); shift ;;
+    *) files+=("$1"); shift; continue ;;
   esac
+  shift 2
 done
 [ ${#files[@]} -eq 4 ] || die_usage "expected SRC TGT OUT_SRC OUT_TGT"
 [ -n "$forward" ] && [ -n "$reverse" ] || die_usage "--forward and --reverse are required"
@@ -46,7 +57,7 @@ src=${files[0]} tgt=${files[1]} out_src=${files[2]} out_tgt=${files[3]}
 for f in "$forward" "$reverse"; do need_file model "$f"; done
 for f in "$src" "$tgt"; do need_file corpus "$f"; done
 lines=$(wc -l < "$src")
-[ "$lines" -eq "$(wc -l < "$tgt")" ] || { echo "filter.sh: $src has $lines lines, $tgt $(wc -l < "$tgt")" >&2; exit 1; }
+[ "$lines" -eq "$(wc -l < "$tgt")" ] || { echo "$NAME: $src has $lines lines, $tgt $(wc -l < "$tgt")" >&2; exit 1; }
 
 score=$(nmt_tool nmt-score)
 work=$(mktemp -d "${TMPDIR:-/tmp}/filter.XXXXXX")
@@ -79,4 +90,4 @@ if [ -n "$scores" ]; then publish "$work/scores" "$scores"; fi
 if [ -n "$kept_lines" ]; then publish "$work/kept" "$kept_lines"; fi
 publish "$work/out_src" "$out_src"
 publish "$work/out_tgt" "$out_tgt"
-echo "filter.sh: kept $(wc -l < "$out_src") of $lines pairs" >&2
+echo "$NAME: kept $(wc -l < "$out_src") of $lines pairs" >&2

@@ -2,23 +2,28 @@
 # nmt-decode or nmt-align over a large input in N processes at once: the input is cut by
 # lines into N consecutive shards (split -l), each shard goes through its own process,
 # and the outputs are joined in shard order, so the result equals one process's output
-# on the whole input, byte for byte.
-#   pipelines/sharded.sh -n N [-d DIR] decode -m MODEL [nmt-decode options] < in.bpe > out.bpe
-#   pipelines/sharded.sh -n N [-d DIR] align -m MODEL -s SRC.bpe -t TGT.bpe [nmt-align options] > links
-# The tool's options pass through unchanged; each process runs the tool's --threads
-# (default 1), so N processes of T threads use N x T cores. decode reads -i FILE or stdin
-# (read whole before decoding starts), align cuts -s and -t at the same lines; -o FILE
-# writes the joined output there (atomically), else stdout. --n-best lists are renumbered
-# (each shard's sentence numbers shifted by the lines before it). Messages from the tool
-# name the shard file and its line. -d DIR keeps the shards and their outputs.
-# Tools: $NMT_BIN, else PATH, else build/bin.
+# on the whole input, byte for byte. --n-best lists are renumbered (each shard's sentence
+# numbers shifted by the lines before it).
+# Installed as rnnsearch-sharded (cmake --install).
 set -euo pipefail
-USAGE="sharded.sh -n N [-d DIR] decode|align TOOL_OPTIONS..."
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$(readlink -f "$0")")/common.sh"
+USAGE="$NAME -n N [-d DIR] decode -m MODEL [nmt-decode options] < in.bpe > out.bpe
+       $NAME -n N [-d DIR] align -m MODEL -s SRC.bpe -t TGT.bpe [nmt-align options] > links
+Runs nmt-decode or nmt-align in N processes, each on its own consecutive share of the lines,
+and joins their outputs in order: the result equals one process's, byte for byte.
+  -n N        processes (at least 1); each runs the tool's --threads (default 1), so N
+              processes of T threads use N x T cores
+  -d DIR      keep the shards and their outputs in DIR (default: a temporary directory)
+  -h, --help  this message
+The tool's options pass through unchanged. decode reads -i FILE or standard input (whole,
+before decoding starts); align cuts -s and -t at the same lines; -o FILE writes the joined
+output there (atomically), else to standard output. Messages from the tool name the shard
+file and its line.
+Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
 processes= dir=
-while getopts "n:d:" opt; do
+while getopts ":n:d:h-:" opt; do
   case $opt in
-    n) processes=$OPTARG ;; d) dir=$OPTARG ;; *) die_usage "unknown option" ;;
+    n) processes=$OPTARG ;; d) dir=$OPTARG ;; *) common_option "$opt" "${OPTARG:-}" ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -71,7 +76,7 @@ if [ "$mode" = decode ]; then
 else
   sides=("$source:src" "$target:tgt")
   [ "$(wc -l < "$source")" -eq "$(wc -l < "$target")" ] || {
-    echo "$(basename "$0"): $source has $(wc -l < "$source") lines, $target has $(wc -l < "$target"):" \
+    echo "$NAME: $source has $(wc -l < "$source") lines, $target has $(wc -l < "$target"):" \
       "the pairs must be line-aligned" >&2
     exit 1
   }

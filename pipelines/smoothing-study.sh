@@ -11,7 +11,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source pipelines/common.sh
-USAGE="pipelines/smoothing-study.sh [OUT]"
+USAGE="pipelines/smoothing-study.sh [OUT]
+Compares plain training, exponential smoothing and checkpoint averaging on Multi30k
+De->En; OUT defaults to work/smoothing-study, the report is OUT/report.txt. Rerunning
+resumes. Settings, from the environment (defaults in brackets): UPDATES [8000],
+KEEP [4] saved models averaged, SAVE_FREQ [500], NMT_SHARED where the reference data
+live [../shared]."
+case ${1:-} in -h | --help) show_usage ;; -*) die_usage "unknown option $1" ;; esac
+[ $# -le 1 ] || die_usage "unexpected argument '$2'"
 out=${1:-work/smoothing-study}
 UPDATES=${UPDATES:-8000} KEEP=${KEEP:-4} SAVE_FREQ=${SAVE_FREQ:-500}
 shared=${NMT_SHARED:-../shared}

@@ -3,19 +3,28 @@
 #   nmt-tokenize | nmt-bpe apply | nmt-decode | nmt-bpe undo | nmt-detokenize
 # Every stage answers a line as soon as it arrives, so the recipe serves a pipe that
 # waits for each translation as well as a whole file.
-#   pipelines/translate.sh -m MODEL -c CODES -s SRC -t TGT [-b BEAM] [-j THREADS] < in > out
-# MODEL from nmt-train, CODES from nmt-bpe learn, SRC/TGT language codes for the
-# tokenizer (as in training). Tools: $NMT_BIN, else PATH, else build/bin.
+# Installed as rnnsearch-translate (cmake --install).
 set -euo pipefail
-USAGE="translate.sh -m MODEL -c CODES -s SRC -t TGT [-b BEAM] [-j THREADS] < raw.SRC > raw.TGT"
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$(readlink -f "$0")")/common.sh"
+USAGE="$NAME -m MODEL -c CODES -s SRC -t TGT [-b BEAM] [-j THREADS] < raw.SRC > raw.TGT
+Translates raw text, one sentence a line, from standard input to standard output.
+  -m MODEL    the model, from nmt-train
+  -c CODES    the BPE codes the model was trained with, from nmt-bpe learn
+  -s SRC      the source language's code, for nmt-tokenize (as in training)
+  -t TGT      the target language's code, for nmt-detokenize
+  -b BEAM     beam size (default 5)
+  -j THREADS  nmt-decode's threads (default 1)
+  -h, --help  this message
+Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
 model= codes= src= tgt= beam=5 threads=1
-while getopts "m:c:s:t:b:j:" opt; do
+while getopts ":m:c:s:t:b:j:h-:" opt; do
   case $opt in
     m) model=$OPTARG ;; c) codes=$OPTARG ;; s) src=$OPTARG ;; t) tgt=$OPTARG ;;
-    b) beam=$OPTARG ;; j) threads=$OPTARG ;; *) die_usage "unknown option" ;;
+    b) beam=$OPTARG ;; j) threads=$OPTARG ;; *) common_option "$opt" "${OPTARG:-}" ;;
   esac
 done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || die_usage "unexpected argument '$1' (the text comes on standard input)"
 [ -n "$model" ] && [ -n "$codes" ] && [ -n "$src" ] && [ -n "$tgt" ] || die_usage "-m, -c, -s and -t are required"
 need_file model "$model"
 need_file codes "$codes"

@@ -73,8 +73,8 @@ cmp "$work/evaluated.xb" "$out/test.beam5.xb" || fail "evaluate.sh -o translatio
 cmp "$work/gdfa" "$out/align/test.grow-diag-final-and" || fail "align-both-ways.sh differs from the pipeline"
 cmp "$work/aligned/forward" "$out/align/test.forward" || fail "align-both-ways.sh forward links differ"
 "$src/pipelines/align-both-ways.sh" -f "$out/model.xa-xb.bin" -r "$out/model.xb-xa.bin" -c "$out/bpe/codes" \
-  -s xa -t xb -i "$out/raw/test.xa" -j "$out/raw/test.xb" -h intersect > "$work/intersect"
-cmp "$work/intersect" "$out/align/test.intersect" || fail "align-both-ways.sh -h intersect differs"
+  -s xa -t xb -i "$out/raw/test.xa" -j "$out/raw/test.xb" -H intersect > "$work/intersect"
+cmp "$work/intersect" "$out/align/test.intersect" || fail "align-both-ways.sh -H intersect differs"
 
 echo "== translate.sh streams: a line comes back while stdin stays open"
 coproc TRANSLATE { "$src/pipelines/translate.sh" -m "$out/model.xa-xb.bin" -c "$out/bpe/codes" -s xa -t xb; }
