@@ -1,11 +1,37 @@
 include(GNUInstallDirs)
 
-# add_tool(bleu) builds tools/nmt-bleu.cc into the executable nmt-bleu.
+# add_tool(bleu) builds tools/nmt-bleu.cc into the executable nmt-bleu; install_tools()
+# installs every tool added.
 function(add_tool name)
   add_executable(nmt-${name} ${PROJECT_SOURCE_DIR}/tools/nmt-${name}.cc)
   target_link_libraries(nmt-${name} PRIVATE rnnsearch)
   set_target_properties(nmt-${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
-  install(TARGETS nmt-${name} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  set_property(GLOBAL APPEND PROPERTY RNNSEARCH_TOOLS nmt-${name})
+endfunction()
+
+# After the last add_tool(): the target `tools` (`cmake --build build --target tools`
+# builds every tool, whatever else is built), and the tools' install rules. `cmake
+# --install` of a tree where some tool is not built fails first with one message naming
+# them all and the command that builds them, instead of "cannot find" for the first one.
+function(install_tools)
+  get_property(tools GLOBAL PROPERTY RNNSEARCH_TOOLS)
+  add_custom_target(tools DEPENDS ${tools})
+  set(files "")
+  foreach(tool ${tools})
+    string(APPEND files " \"$<TARGET_FILE:${tool}>\"")
+  endforeach()
+  install(CODE "
+    set(missing \"\")
+    foreach(file ${files})
+      if(NOT EXISTS \"\${file}\")
+        get_filename_component(name \"\${file}\" NAME)
+        string(APPEND missing \" \${name}\")
+      endif()
+    endforeach()
+    if(missing)
+      message(FATAL_ERROR \"not built:\${missing}; run `cmake --build ${CMAKE_BINARY_DIR} --target tools` (or a full build) before cmake --install\")
+    endif()")
+  install(TARGETS ${tools} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()
 
 # add_unit_test(eval) builds every tests/eval/*.cc into one Boost.Test binary
