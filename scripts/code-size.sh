@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The size limits the code keeps (see README, "Layout"): every tool file at most 150 lines
+# The size limits the code keeps (see CONTRIBUTING.md, "Size limits and behaviour checks"): every tool file at most 150 lines
 # (a table of options and library calls), every function in lib/ at most 80 lines.
 # nmt-align holds six subcommands, each a table of options and one library call (about 30
 # lines each, most of them --help text): its limit is 200. Prints lines per tool and per lib/ folder and the longest functions; fails

@@ -1,7 +1,7 @@
 #pragma once
 // From a force-decoded attention matrix over BPE pieces to word alignments, with the
-// choices that decide their quality (measured on the Hansards gold, README "Word
-// alignments"):
+// choices that decide their quality (measured on the Hansards gold: data/results/README.md,
+// "Word alignments"):
 //   step   which decoder step's attention stands for target piece i: the step that emits
 //          it (row i, whose query s_{i-1} has not seen it) or the next one (row i + 1,
 //          whose query has just read it; the target </s> row serves the last piece);

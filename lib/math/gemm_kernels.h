@@ -4,7 +4,7 @@
 // A tool that multiplies matrices calls select_gemm_kernels first thing in main.
 //
 // The library: RNNSEARCH_GEMM_BACKEND=onednn|openblas in the environment wins; otherwise
-// the rule of default_gemm_backend (README "Which library multiplies" has the
+// the rule of default_gemm_backend (data/results/README.md, "Matrix-product libraries", has the
 // measurements behind it). The rule depends only on the CPU, so a machine kind always
 // trains with the same library and resumed runs stay bit-identical.
 //

@@ -24,7 +24,7 @@ bool precision_supported(Precision precision);
 // (avx512_bf16)" when precision_supported is false.
 void check_precision_supported(Precision precision);
 
-// What --precision auto means on this machine (README, nmt-decode(1)): int8 where the CPU
+// What --precision auto means on this machine (nmt-decode(1)): int8 where the CPU
 // has VNNI dot-product instructions (AVX512_VNNI), fp32 elsewhere.
 Precision automatic_precision();
 

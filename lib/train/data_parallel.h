@@ -1,7 +1,7 @@
 #pragma once
 // Synchronous data parallelism inside one process: one model replica per thread. Each
-// update splits its batch into per-thread parts of about equal target tokens; every
-// replica computes the gradient of its part. The rest of the update is split by
+// update splits its batch into per-thread parts of about equal estimated cost
+// (train/work_split.h); every replica computes the gradient of its part. The rest of the update is split by
 // parameters: each thread owns a contiguous shard of the registry, sums that shard's
 // gradients into the master (in replica order, so the same thread count always gives
 // the same bits), and after the norm is known clips, steps the optimizer, moves the
