@@ -5,7 +5,11 @@
 //     entry gives the default --help shows;
 //   - documents no option that no --help of its tool lists (a removed or misspelt one);
 //   - has the sections NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS, FILES or FILE
-//     FORMATS, EXAMPLES and SEE ALSO, and renders without groff warnings.
+//     FORMATS, EXAMPLES and SEE ALSO.
+// Every page of every section (man/man<N>/*.<N>) begins with .TH naming itself and its
+// section, has NAME, DESCRIPTION and SEE ALSO, takes its version from the build (the
+// source says @PROJECT_VERSION@, the build tree's copy the project's version) and renders
+// without groff warnings.
 #include <boost/test/unit_test.hpp>
 #include <unistd.h>
 
@@ -20,6 +24,7 @@
 #include <sstream>
 
 #include "cli/project_tools.h"
+#include "rnnsearch/version.h"
 #include "support/golden_cases.h"
 #include "support/run_process.h"
 #include "support/shared_data.h"
@@ -223,9 +228,10 @@ BOOST_AUTO_TEST_CASE(every_tool_has_a_man_page_and_a_binary) {
 BOOST_AUTO_TEST_CASE(every_man_page_belongs_to_a_tool) {
   const auto tools = rt::project_tools();
   for (const auto& page : rt::project_man_pages()) {
-    const std::string stem = page.substr(0, page.rfind('.'));
+    if (page.rfind("man1/", 0) != 0) continue;
+    const std::string stem = page.substr(5, page.rfind('.') - 5);
     BOOST_CHECK_MESSAGE(std::find(tools.begin(), tools.end(), stem) != tools.end(),
-                        "man/man1/" << page << " documents no tool: there is no tools/" << stem << ".cc");
+                        "man/" << page << " documents no tool: there is no tools/" << stem << ".cc");
   }
 }
 
@@ -294,10 +300,6 @@ BOOST_AUTO_TEST_CASE(every_man_page_has_the_required_sections) {
       {"NAME"}, {"SYNOPSIS"}, {"DESCRIPTION"}, {"OPTIONS"}, {"EXIT STATUS"},
       {"FILES", "FILE FORMATS"}, {"EXAMPLES"}, {"SEE ALSO"}};
   for_each_page([&required](const std::string& tool, const ManPage& page) {
-    std::string upper = tool;
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    BOOST_CHECK_MESSAGE(!page.lines.empty() && is_request(page.lines[0], ".TH " + upper + " 1"),
-                        tool << ".1 should begin with \".TH " << upper << " 1 ...\"");
     for (const auto& alternatives : required) {
       bool found = false;
       for (const auto& title : page.sections) {
@@ -316,6 +318,44 @@ BOOST_AUTO_TEST_CASE(every_man_page_has_the_required_sections) {
   });
 }
 
+BOOST_AUTO_TEST_CASE(every_page_of_every_section_names_itself_and_has_the_common_sections) {
+  const auto pages = rt::project_man_pages();
+  for (const std::string section : {"1", "5", "7"}) {
+    BOOST_CHECK_MESSAGE(std::any_of(pages.begin(), pages.end(), [&](const std::string& p) { return p[3] == section[0]; }),
+                        "man/man" << section << " has no page");
+  }
+  for (const auto& relative : pages) {
+    const ManPage page = read_man_page(rt::source_dir() + "/man/" + relative);
+    const std::string name = relative.substr(5, relative.rfind('.') - 5), section = relative.substr(relative.rfind('.') + 1);
+    std::string upper = name;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    BOOST_CHECK_MESSAGE(!page.lines.empty() && is_request(page.lines[0], ".TH " + upper + " " + section),
+                        "man/" << relative << " should begin with \".TH " << upper << " " << section << " ...\"");
+    for (const std::string wanted : {"NAME", "DESCRIPTION", "SEE ALSO"}) {
+      BOOST_CHECK_MESSAGE(std::find(page.sections.begin(), page.sections.end(), wanted) != page.sections.end(),
+                          "man/" << relative << " has no section .SH " << wanted);
+    }
+  }
+}
+
+// The version is typed once, in CMakeLists.txt's project(): a page that types it in its
+// .TH line goes stale at the next release.
+BOOST_AUTO_TEST_CASE(every_man_page_takes_its_version_from_the_build) {
+  const std::regex th(R"(^\.TH \S+ [1-9] "[^"]*" "rnnsearch @PROJECT_VERSION@" "rnnsearch manual"$)");
+  for (const auto& page : rt::project_man_pages()) {
+    const ManPage source = read_man_page(rt::source_dir() + "/man/" + page);
+    BOOST_CHECK_MESSAGE(!source.lines.empty() && std::regex_match(source.lines[0], th),
+                        "man/" << page << ": the .TH line should read .TH NAME SECTION \"DATE\" "
+                               << "\"rnnsearch @PROJECT_VERSION@\" \"rnnsearch manual\" (the build puts the version in), not "
+                               << (source.lines.empty() ? "" : source.lines[0]));
+    const std::string built = rt::build_dir() + "/man/" + page;
+    BOOST_CHECK_MESSAGE(fs::exists(built) && rt::read_file(built) == rt::man_page_as_built(page),
+                        built << " should be man/" << page << " with @PROJECT_VERSION@ replaced by " << rnnsearch::kVersion
+                              << " (cmake/ManPages.cmake writes it when the build is configured)");
+  }
+}
+
+// The pages as installed (the build tree's copies, version in place).
 BOOST_AUTO_TEST_CASE(every_man_page_renders_without_groff_warnings) {
   const std::string groff = find_in_path("groff");
   if (groff.empty()) {
@@ -323,9 +363,11 @@ BOOST_AUTO_TEST_CASE(every_man_page_renders_without_groff_warnings) {
     return;
   }
   for (const auto& page : rt::project_man_pages()) {
-    const auto r = rt::run_process({groff, "-man", "-ww", "-z", "-K", "utf8", rt::source_dir() + "/man/man1/" + page});
+    const std::string built = rt::build_dir() + "/man/" + page;
+    if (!fs::exists(built)) continue;  // every_man_page_takes_its_version_from_the_build says so
+    const auto r = rt::run_process({groff, "-man", "-ww", "-z", "-K", "utf8", built});
     BOOST_CHECK_MESSAGE(r.exit_code == 0 && r.err.empty(),
-                        "groff -man -ww -z -K utf8 man/man1/" << page << " (status " << r.exit_code << "):\n" << r.err);
+                        "groff -man -ww -z -K utf8 " << built << " (man/" << page << ", status " << r.exit_code << "):\n" << r.err);
   }
 }
 

@@ -1,9 +1,13 @@
 #include "cli/project_tools.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
+#include "rnnsearch/version.h"
+#include "support/golden_cases.h"
 #include "support/shared_data.h"
 
 namespace rnnsearch::testing {
@@ -20,6 +24,11 @@ std::vector<std::string> names_in(const std::string& dir, const std::regex& patt
   return names;
 }
 
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::string(value) : fallback;
+}
+
 }  // namespace
 
 std::vector<std::string> project_tools() {
@@ -27,9 +36,39 @@ std::vector<std::string> project_tools() {
 }
 
 std::vector<std::string> project_man_pages() {
-  return names_in(source_dir() + "/man/man1", std::regex(".+\\.[1-9]"), 0);
+  std::vector<std::string> pages;
+  for (char section = '1'; section <= '9'; ++section) {
+    const std::string folder = std::string("man") + section;
+    if (!std::filesystem::is_directory(source_dir() + "/man/" + folder)) continue;
+    for (const auto& page : names_in(source_dir() + "/man/" + folder, std::regex(".+\\." + std::string(1, section)), 0)) {
+      pages.push_back(folder + "/" + page);
+    }
+  }
+  return pages;
 }
 
 std::string man_page_path(const std::string& tool) { return source_dir() + "/man/man1/" + tool + ".1"; }
+
+std::string man_page_as_built(const std::string& page) {
+  return std::regex_replace(read_file(source_dir() + "/man/" + page), std::regex("@PROJECT_VERSION@"), kVersion);
+}
+
+std::vector<Recipe> installed_recipes() {
+  const std::regex marker("^# Installed as (rnnsearch-[a-z0-9-]+)");
+  std::vector<Recipe> recipes;
+  for (const auto& file : names_in(source_dir() + "/pipelines", std::regex(".+\\.sh"), 0)) {
+    std::ifstream in(source_dir() + "/pipelines/" + file);
+    std::smatch m;
+    for (std::string line; std::getline(in, line);) {
+      if (!std::regex_search(line, m, marker)) continue;
+      recipes.push_back({file, m[1]});
+      break;
+    }
+  }
+  return recipes;
+}
+
+std::string build_dir() { return env_or("NMT_BUILD_DIR", RNNSEARCH_BUILD_DIR); }
+std::string cmake_command() { return env_or("NMT_CMAKE", RNNSEARCH_CMAKE_COMMAND); }
 
 }  // namespace rnnsearch::testing
