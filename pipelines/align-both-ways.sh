@@ -19,8 +19,7 @@ model, symmetrized: Pharaoh \"i-j\" links over the tokenized words, source first
   -H HEURISTIC      grow-diag-final-and (default), grow-diag-final, grow-diag, grow-diag-and,
                     intersect or union (nmt-align symmetrize -c)
   -d DIR            keep the tokenized, BPE'd text and both directions' links in DIR
-  -h, --help        this message
-Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
+  -h, --help        this message"
 forward= reverse= codes= src= tgt= input= target= heuristic=grow-diag-final-and dir=
 while getopts ":f:r:c:s:t:i:j:H:d:h-:" opt; do
   case $opt in

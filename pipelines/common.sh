@@ -14,9 +14,11 @@ nmt_tool() {
   else echo "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/bin/$1"; fi
 }
 
-# -h and --help: the usage ($USAGE: the synopsis, then the options) on stdout, status 0.
+# -h and --help: the usage ($USAGE: the synopsis, then the options) and where the tools
+# come from, on stdout, status 0.
 show_usage() {
   echo "usage: $USAGE"
+  echo "Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
   exit 0
 }
 

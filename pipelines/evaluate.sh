@@ -18,8 +18,7 @@ raw reference (sacreBLEU's defaults, through nmt-bleu).
   -b BEAM          beam size (default 5)
   -j THREADS       nmt-decode's threads (default 1)
   -o TRANSLATIONS  keep the translations in this file (default: a temporary file, removed)
-  -h, --help       this message
-Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
+  -h, --help       this message"
 model= codes= src= tgt= input= reference= beam=5 threads=1 output=
 while getopts ":m:c:s:t:i:r:b:j:o:h-:" opt; do
   case $opt in

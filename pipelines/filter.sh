@@ -23,8 +23,7 @@ OUT_TGT, line-aligned, in corpus order.
   --kept-lines FILE   write the line numbers kept, one a line
   --threads N         nmt-score's threads, for each model (default 1)
   --mini-batch N      nmt-score's sentences per batch (default 64)
-  -h, --help          this message
-Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
+  -h, --help          this message"
 forward='' reverse='' keep='' threshold='' scores='' kept_lines='' threads=1 batch=64 files=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -18,8 +18,7 @@ and joins their outputs in order: the result equals one process's, byte for byte
 The tool's options pass through unchanged. decode reads -i FILE or standard input (whole,
 before decoding starts); align cuts -s and -t at the same lines; -o FILE writes the joined
 output there (atomically), else to standard output. Messages from the tool name the shard
-file and its line.
-Tools: \$NMT_BIN, else PATH, else the directory of this command, else the checkout's build/bin."
+file and its line."
 processes= dir=
 while getopts ":n:d:h-:" opt; do
   case $opt in
