@@ -2,7 +2,9 @@
 # Streaming translation of raw text, one sentence per line, stdin to stdout:
 #   nmt-tokenize | nmt-bpe apply | nmt-decode | nmt-bpe undo | nmt-detokenize
 # Every stage answers a line as soon as it arrives, so the recipe serves a pipe that
-# waits for each translation as well as a whole file.
+# waits for each translation as well as a whole file. Long sentences are translated whole
+# (nmt-decode --max-length 0), as Makefile.pipeline translates them; -q silences progress
+# only, never the warnings (unknown words, a translation cut at the length limit).
 # Installed as rnnsearch-translate (cmake --install).
 set -euo pipefail
 source "$(dirname "$(readlink -f "$0")")/common.sh"
@@ -30,6 +32,6 @@ need_file codes "$codes"
 
 "$(nmt_tool nmt-tokenize)" -l "$src" --no-escape -q |
   "$(nmt_tool nmt-bpe)" apply -c "$codes" |
-  "$(nmt_tool nmt-decode)" -m "$model" -b "$beam" --threads "$threads" -q |
+  "$(nmt_tool nmt-decode)" -m "$model" -b "$beam" --max-length 0 --threads "$threads" -q |
   "$(nmt_tool nmt-bpe)" undo |
   "$(nmt_tool nmt-detokenize)" -l "$tgt" -q
