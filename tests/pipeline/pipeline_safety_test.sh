@@ -10,12 +10,7 @@
 #   - make help lists the targets and variables.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR.
 set -euo pipefail
-src=${NMT_SOURCE_DIR:?}
-bin=${NMT_BIN_DIR:?}
-build=$(dirname "$bin")
-work=$(mktemp -d)
-trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/test_env.sh"
 
 vars=(BUILD="$build" THREADS=2 BPE_MERGES=300
       "MODEL_OPTS=--dim-emb 16 --dim-enc 32 --dim-dec 32 --dim-att 32 --dim-maxout 16"
