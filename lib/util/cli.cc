@@ -164,6 +164,11 @@ std::function<void(const std::string&)> stderr_notes(const CommonOptions& common
   };
 }
 
+Messages stderr_messages(const CommonOptions& common, const std::string& tool) {
+  const std::string prefix = tool + ": warning: ";
+  return {stderr_notes(common, tool + ": "), [prefix](const std::string& line) { std::cerr << prefix << line << "\n"; }};
+}
+
 std::string version_line(const std::string& tool) { return tool + " (rnnsearch) " + kVersion; }
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {

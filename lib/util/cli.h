@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "util/messages.h"
 #include "util/number_format.h"
 #include "util/parallel.h"
 
@@ -81,6 +82,12 @@ boost::program_options::typed_value<std::string>* enum_value(T* field, const cha
 // A library call's notes (one line each) for stderr, each after `prefix`, or nothing under
 // --quiet.
 std::function<void(const std::string&)> stderr_notes(const CommonOptions& common, const std::string& prefix);
+
+// A library call's messages for stderr: its notes as stderr_notes with the prefix "TOOL: "
+// (a note names its kind itself: "warning: FILE:17: ..."), its warnings after
+// "TOOL: warning: " and printed under --quiet too: --quiet silences progress and notes,
+// not the warnings about the input as a whole.
+Messages stderr_messages(const CommonOptions& common, const std::string& tool);
 
 // What --help and --version print for a tool.
 struct ToolInfo {

@@ -1,6 +1,7 @@
 #pragma once
 // Numbers as text: the project's one formatter, over std::to_chars (the "C" locale always,
 // no fixed-size buffer). Each matches the printf conversion it names byte for byte.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,8 @@ std::string general_exact(double value);
 std::string shortest_scientific(double value);
 // A non-negative integer in at least `width` digits, zeros in front (printf "%0*ld").
 std::string zero_padded(long value, int width);
+// 1234567 -> "1,234,567": counts in messages for a reader.
+std::string grouped(std::uint64_t value);
 // printf("%0*x", width, value).
 std::string hex(unsigned long value, int width);
 

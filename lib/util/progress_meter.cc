@@ -9,20 +9,6 @@
 
 namespace rnnsearch::util {
 
-namespace {
-
-// 1234567 -> "1,234,567"
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-}  // namespace
-
 bool is_terminal(const std::string& path, int fd) { return path == "-" && isatty(fd) == 1; }
 
 std::string clock_duration(double seconds) {

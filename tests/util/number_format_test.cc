@@ -74,6 +74,14 @@ BOOST_AUTO_TEST_CASE(padded_integers_match_printf) {
   BOOST_TEST(util::hex(0xabcdef, 2) == "abcdef");
 }
 
+BOOST_AUTO_TEST_CASE(counts_are_grouped_by_thousands) {
+  BOOST_TEST(util::grouped(0) == "0");
+  BOOST_TEST(util::grouped(999) == "999");
+  BOOST_TEST(util::grouped(1000) == "1,000");
+  BOOST_TEST(util::grouped(10020) == "10,020");
+  BOOST_TEST(util::grouped(1234567) == "1,234,567");
+}
+
 BOOST_AUTO_TEST_CASE(clock_durations_are_hours_minutes_seconds) {
   BOOST_TEST(util::clock_duration(0) == "0:00:00");
   BOOST_TEST(util::clock_duration(-3) == "0:00:00");
