@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "text/detokenizer.h"
+#include "text/languages.h"
 #include "util/cli.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
@@ -24,7 +25,8 @@ int run(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()
       ("language,l", po::value(&cfg.language)->default_value(cfg.language),
-       "language of the text: en, fr, it, cs have their own rules; others use the generic ones")
+       "language of the text: en, fr, it, cs have their own rules, the other languages of nmt-tokenize the "
+       "generic ones; any other code gets the generic ones, with a warning")
       ("no-unescape", po::bool_switch(&no_unescape), "leave &amp; &apos; ... escaped")
       ("input,i", po::value(&input)->default_value(input), "input file (- = stdin)")
       ("output,o", po::value(&output)->default_value(output), "output file (- = stdout), written atomically")
@@ -45,6 +47,9 @@ int run(int argc, char** argv) {
   pipeline.threads = common.resolved_threads();
   pipeline.progress_tool = common.quiet ? "" : "nmt-detokenize";
   pipeline.line_by_line = unbuffered;
+  const std::string unknown =
+      rnnsearch::text::unknown_language_warning(cfg.language, "detokenizing with the generic rules");
+  if (!unknown.empty()) rnnsearch::util::stderr_messages(common, "nmt-detokenize").warn(unknown);
   const rnnsearch::text::Detokenizer detokenizer(cfg);
   rnnsearch::util::map_lines(input, output, pipeline,
                              [&detokenizer](std::string_view line) { return detokenizer.detokenize(line); });

@@ -2,6 +2,7 @@
 // normalize-punctuation.perl on request), stdin to stdout, one line out per line in.
 #include <iostream>
 
+#include "text/languages.h"
 #include "text/nonbreaking_prefixes.h"
 #include "text/tokenizer.h"
 #include "util/cli.h"
@@ -27,7 +28,8 @@ int run(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()
       ("language,l", po::value(&cfg.language)->default_value(cfg.language),
-       "language of the text: en, de, fr, cs, it, ... (apostrophe rules, nonbreaking prefixes)")
+       "language of the text: ca, cs, de, en, fi, fr, ga, it, sv, xa, xb have rules (apostrophes, nonbreaking "
+       "prefixes); any other code gets English prefixes, with a warning")
       ("aggressive,a", po::bool_switch(&cfg.aggressive), "split hyphens inside words as @-@")
       ("no-escape", po::bool_switch(&no_escape), "do not escape & | < > ' \" [ ] (-no-escape)")
       ("lowercase", po::bool_switch(&cfg.lowercase), "lowercase first (lowercase.perl)")
@@ -67,6 +69,11 @@ int run(int argc, char** argv) {
   pipeline.progress_tool = common.quiet ? "" : "nmt-tokenize";
   pipeline.line_by_line = unbuffered;
 
+  const std::string unknown = rnnsearch::text::unknown_language_warning(
+      cfg.language, prefixes_file.empty()
+                        ? "tokenizing with the English nonbreaking prefixes and the language-independent rules"
+                        : "tokenizing with the language-independent rules and " + prefixes_file + "'s prefixes");
+  if (!unknown.empty()) rnnsearch::util::stderr_messages(common, "nmt-tokenize").warn(unknown);
   const auto prefixes = prefixes_file.empty() ? rnnsearch::text::NonbreakingPrefixes::built_in(cfg.language)
                                               : rnnsearch::text::NonbreakingPrefixes::from_file(prefixes_file);
   const rnnsearch::text::Tokenizer tokenizer(cfg, prefixes);

@@ -4,6 +4,8 @@
 // the tokenizer keeps any word with an inner period and a letter.
 #include "text/nonbreaking_prefix_lists.h"
 
+#include "text/languages.h"
+
 namespace rnnsearch::text {
 namespace {
 
@@ -68,6 +70,7 @@ constexpr std::string_view kCzech =
 }  // namespace
 
 std::string_view built_in_prefix_list(const std::string& language) {
+  if (is_generated_language(language)) return "";
   if (language == "de") return kGerman;
   if (language == "fr") return kFrench;
   if (language == "cs") return kCzech;

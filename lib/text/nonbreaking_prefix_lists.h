@@ -5,7 +5,8 @@
 
 namespace rnnsearch::text {
 
-// The list for "en", "de", "fr" or "cs"; the English list for any other language.
+// The list for "en", "de", "fr" or "cs"; none for "xa" and "xb" (text/languages.h); the
+// English list for any other language.
 std::string_view built_in_prefix_list(const std::string& language);
 
 }  // namespace rnnsearch::text

@@ -13,8 +13,9 @@ class NonbreakingPrefixes {
  public:
   NonbreakingPrefixes() = default;
 
-  // The project's own lists for en, de, fr and cs. Any other language gets the English
-  // list, as tokenizer.perl falls back to English when it has no file for a language.
+  // The project's own lists for en, de, fr and cs, none for the generated demo languages
+  // xa and xb (text/languages.h). Any other language gets the English list, as
+  // tokenizer.perl falls back to English when it has no file for a language.
   static NonbreakingPrefixes built_in(const std::string& language);
   // Reads a Moses-format file; throws util::Error naming the path when it cannot be read.
   static NonbreakingPrefixes from_file(const std::string& path);

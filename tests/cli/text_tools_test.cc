@@ -129,3 +129,34 @@ BOOST_AUTO_TEST_CASE(text_tool_usage_errors_exit_2) {
   BOOST_TEST(run("nmt-detokenize", {"-x"}, "").exit_code == 2);
   BOOST_TEST(run("nmt-tokenize", {"--nonbreaking-prefixes", "/nonexistent"}, "a").exit_code == 1);
 }
+
+// A language without rules ("french" for fr) is tokenized with the English nonbreaking
+// prefixes and the language-independent rules, after one warning line that -q keeps; the
+// output is what any other language without rules gives. fr, xa and xb (the demo corpus's
+// languages) have rules: no word.
+BOOST_AUTO_TEST_CASE(a_language_without_rules_warns_once_and_names_the_ones_with_rules) {
+  const std::string input = "Mr. Smith's car.\nL'homme est l\xC3\xA0.\n";
+  const std::string known = "(languages with rules: ca, cs, de, en, fi, fr, ga, it, sv, xa, xb; codes are ISO 639-1, "
+                            "e.g. fr)\n";
+  const auto french = run("nmt-tokenize", {"-l", "french"}, input);
+  BOOST_TEST_REQUIRE(french.exit_code == 0);
+  BOOST_TEST(french.err == "nmt-tokenize: warning: no rules for language 'french'; tokenizing with the English "
+                           "nonbreaking prefixes and the language-independent rules " + known);
+  BOOST_TEST(run("nmt-tokenize", {"-l", "french", "-q"}, input).err == french.err);
+  BOOST_TEST(run("nmt-tokenize", {"-l", "zz", "-q"}, input).out == french.out);
+  BOOST_TEST(french.out.find("Mr. Smith") == 0u, french.out);  // the English prefix "Mr"
+  for (const std::string language : {"fr", "xa", "xb", "en"}) {
+    const auto r = run("nmt-tokenize", {"-l", language}, input);
+    BOOST_TEST(r.exit_code == 0);
+    BOOST_TEST(r.err.empty(), language << ": " << r.err);
+  }
+  // xa and xb have no nonbreaking prefixes: "Mr." is a word and a period.
+  BOOST_TEST(run("nmt-tokenize", {"-l", "xa"}, "Mr. Ek .\n").out == "Mr . Ek .\n");
+  const auto detok = run("nmt-detokenize", {"-l", "french", "-q"}, "a , b\n");
+  BOOST_TEST(detok.out == "a, b\n");
+  BOOST_TEST(detok.err == "nmt-detokenize: warning: no rules for language 'french'; detokenizing with the generic "
+                          "rules " + known);
+  for (const std::string language : {"de", "xb", "cs"}) {
+    BOOST_TEST(run("nmt-detokenize", {"-l", language}, "a , b\n").err.empty(), language);
+  }
+}

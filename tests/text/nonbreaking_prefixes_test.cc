@@ -1,7 +1,9 @@
-// Nonbreaking prefix lists: the Moses file format and the built-in lists.
+// Nonbreaking prefix lists: the Moses file format and the built-in lists; the languages
+// with rules (text/languages.h).
 #include <boost/test/unit_test.hpp>
 
 #include "support/shared_data.h"
+#include "text/languages.h"
 #include "text/nonbreaking_prefixes.h"
 #include "util/error.h"
 
@@ -37,6 +39,23 @@ BOOST_AUTO_TEST_CASE(has_built_in_lists) {
   BOOST_TEST(NonbreakingPrefixes::built_in("fr").contains("Mme"));
   BOOST_TEST(NonbreakingPrefixes::built_in("cs").contains("Ing"));
   BOOST_TEST(NonbreakingPrefixes::built_in("xx").contains("Mr"));  // English fallback
+  BOOST_TEST(NonbreakingPrefixes::built_in("xa").size() == 0u);     // the demo languages have no abbreviations
+  BOOST_TEST(NonbreakingPrefixes::built_in("xb").size() == 0u);
+}
+
+// The languages with rules are known and warn about nothing; any other code is named in a
+// warning that lists them.
+BOOST_AUTO_TEST_CASE(languages_without_rules_have_a_warning) {
+  for (const std::string code : {"ca", "cs", "de", "en", "fi", "fr", "ga", "it", "sv", "xa", "xb"}) {
+    BOOST_TEST(rnnsearch::text::has_rules(code), code);
+    BOOST_TEST(rnnsearch::text::unknown_language_warning(code, "X").empty(), code);
+  }
+  BOOST_TEST(rnnsearch::text::languages_with_rules().size() == 11u);
+  BOOST_TEST(!rnnsearch::text::has_rules("french"));
+  BOOST_TEST(!rnnsearch::text::has_rules(""));
+  BOOST_TEST(rnnsearch::text::unknown_language_warning("french", "using X") ==
+             "no rules for language 'french'; using X (languages with rules: ca, cs, de, en, fi, fr, ga, it, sv, xa, "
+             "xb; codes are ISO 639-1, e.g. fr)");
 }
 
 BOOST_AUTO_TEST_CASE(reads_the_golden_files) {
