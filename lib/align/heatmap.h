@@ -1,7 +1,9 @@
 #pragma once
-// An SVG picture of attention matrices, readable in a browser: for each sentence pair a
+// An SVG picture of attention matrices, readable in a browser: a colour scale on top (the
+// shades of weights 0, 0.5 and 1, <g id="colour-scale">), then for each sentence pair a
 // grid with the source tokens across the top, the target tokens down the left side, and
-// each cell shaded by its weight (white 0 to black 1, the weight in the cell's tooltip).
+// each cell shaded by its weight (white 0 to black 1, linear, the weight in the cell's
+// tooltip).
 #include <string>
 #include <vector>
 

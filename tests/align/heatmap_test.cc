@@ -87,14 +87,41 @@ BOOST_AUTO_TEST_CASE(a_2000_byte_token_is_drawn_whole_and_escaped) {
   pair.target[2] = token;
   const std::string svg = align::attention_svg({pair});
   BOOST_TEST(count(svg, ">" + escaped + "</text>\n") == 3u);  // title, column label, row label
-  BOOST_TEST(count(svg, "<text") == 9u);                       // 1 title + 4 columns + 4 rows
+  BOOST_TEST(count(svg, "<text") == 13u);  // the scale's caption and 3 weights, 1 title + 4 columns + 4 rows
   BOOST_TEST(count(svg, "</text>") == count(svg, "<text"));
-  BOOST_TEST(count(svg, "<rect") == 17u);  // the background and 4 x 4 cells
+  BOOST_TEST(count(svg, "<rect") == 18u);  // the background, the scale's bar and 4 x 4 cells
   BOOST_TEST(count(svg, "</rect>") == 16u);
   BOOST_TEST(count(svg, "<title>") == count(svg, "</title>"));
   BOOST_TEST(svg.rfind("<svg ", 0) == 0u);
   BOOST_TEST(svg.substr(svg.size() - 7) == "</svg>\n");
   BOOST_TEST(svg.find('\0') == std::string::npos);
+}
+
+// Every picture has one colour scale, above the first pair: a bar from the shade of
+// weight 0 to that of weight 1, labelled 0, 0.5 and 1 at its start, middle and end, in
+// the shades the cells take (a cell of weight 0.5 is the middle of the bar).
+BOOST_AUTO_TEST_CASE(every_picture_has_a_colour_scale_of_the_cells_shades) {
+  align::HeatmapPair pair = pieces();
+  pair.weights(0, 0) = 0.0f;
+  pair.weights(0, 1) = 0.5f;
+  pair.weights(0, 2) = 1.0f;
+  const std::string svg = align::attention_svg({pair, pair});
+  BOOST_TEST(count(svg, "<g id=\"colour-scale\">") == 1u);
+  BOOST_TEST_REQUIRE(svg.find("<g id=\"colour-scale\">") < svg.find("line 3"));
+  BOOST_TEST(svg.find("<stop offset=\"0\" stop-color=\"rgb(255,255,255)\"/>"
+                      "<stop offset=\"1\" stop-color=\"rgb(0,0,0)\"/>") != std::string::npos, svg);
+  BOOST_TEST(count(svg, "fill=\"url(#attention-shades)\"") == 1u);
+  const std::string scale = svg.substr(svg.find("<g id=\"colour-scale\">"));
+  const std::string labels[] = {">attention weight</text>", ">0</text>", ">0.5</text>", ">1</text>"};
+  std::size_t at = 0;
+  for (const auto& label : labels) {  // in this order, left to right
+    const auto found = scale.find(label, at);
+    BOOST_TEST(found != std::string::npos, label);
+    at = found;
+  }
+  BOOST_TEST(svg.find("fill=\"rgb(255,255,255)\" stroke=\"#ccc\"><title>0.000</title>") != std::string::npos);
+  BOOST_TEST(svg.find("fill=\"rgb(128,128,128)\" stroke=\"#ccc\"><title>0.500</title>") != std::string::npos);
+  BOOST_TEST(svg.find("fill=\"rgb(0,0,0)\" stroke=\"#ccc\"><title>1.000</title>") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
