@@ -3,13 +3,15 @@
 # and on what machine it was measured, and that no document speaks a development log's
 # language.
 #   scripts/check-docs.sh [--root DIR] [--git DIR] [FILE...]
-# Without FILEs it checks README.md, data/README.md, data/results/*.md and man/man*/* of
+# Without FILEs it checks README.md, CONTRIBUTING.md, pipelines/README.md, data/README.md, data/results/*.md and man/man*/* of
 # the checkout (or of --root DIR). Rules, by file:
 #  every file   no line holds "issue N", "session", "earlier work", "this round", "the peer",
 #               "PyTorch peer" (any case) or a clock time before "UTC"/"GMT" with no
 #               YYYY-MM-DD date earlier on the same line;
 #               in a Markdown table, a column headed Date, Commit, Command or Machine has a
 #               valid value in every row (below).
+#  README.md    the front page (at the root) has at most 300 lines: the reference is in
+#               the man pages, the figures in data/results/.
 #  */results/README.md  every table is preceded (nearest non-blank line) by a provenance line
 #               Date: YYYY-MM-DD · Command: `...` · Commit: HASH · Machine: KIND
 #               and every such line is followed by a table. A field may say "per row": the
@@ -39,7 +41,7 @@ done
 have_git=no
 git -C "$git_dir" rev-parse --git-dir > /dev/null 2>&1 && [ -e "$git_dir/.git" ] && have_git=yes
 if [ $# -eq 0 ]; then
-  set -- "$root/README.md" "$root/data/README.md" "$root"/data/results/*.md "$root"/man/man*/*
+  set -- "$root/README.md" "$root/CONTRIBUTING.md" "$root/pipelines/README.md" "$root/data/README.md" "$root"/data/results/*.md "$root"/man/man*/*
 fi
 here=$(dirname "$0")
 problems=0
@@ -109,6 +111,9 @@ for f in "$@"; do
     before=$(grep -oE "^.*$clock" <<< "$line" | head -1 | sed -E "s/$clock\$//")
     [[ $before =~ [0-9]{4}-[0-9]{2}-[0-9]{2} ]] || say "$f:$n" "clock time without a date: $line"
   done < <(grep -nE "$clock" "$f")
+  if [ "$f" = "$root/README.md" ] && [ "$(wc -l < "$f")" -gt 300 ]; then
+    say "$f" "$(wc -l < "$f") lines: the front page has at most 300 (move reference text to the man pages or pipelines/README.md, figures to data/results/)"
+  fi
   results=0; [[ $f == */results/README.md ]] && results=1
   while IFS=$'\t' read -r n kind value; do
     case "$kind" in

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# scripts/check-docs.sh passes on the user-facing documents (README.md, data/README.md,
-# data/results/*.md, man pages) and fails, naming file and line, on each kind of problem:
+# scripts/check-docs.sh passes on the user-facing documents (README.md, CONTRIBUTING.md,
+# pipelines/README.md, data/README.md, data/results/*.md, man pages) and fails, naming file and line, on each kind of problem:
 # a table with no provenance line, a bad date, an unknown commit, a date before its commit,
 # a command whose script does not exist, an undefined machine kind, development-log wording
-# and clock times without a date, a history out of date order.
+# and clock times without a date, a history out of date order, a front page over 300 lines.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 check=$root/scripts/check-docs.sh
@@ -76,6 +76,9 @@ printf 'One run, 10:05-10:11 UTC, quiet.\n' > "$fake/README.md"; expect README.m
 printf 'One run, 2026-11-26 10:05-10:11 UTC, quiet.\n' > "$fake/README.md"
 "$check" --root "$fake" "$fake/README.md" > /dev/null || fail "a clock time after a date is refused"
 printf '| what | Commit |\n|---|---|\n| x | zz99 |\n' > "$fake/README.md"; expect README.md "commit 'zz99' is not a hash"
+seq 301 > "$fake/README.md"; expect README.md "301 lines: the front page has at most 300"
+seq 300 > "$fake/README.md"
+"$check" --root "$fake" "$fake/README.md" > /dev/null || fail "a front page of 300 lines is refused"
 
 h=data/results/HISTORY.md
 printf '# History\n\n## 2026-11-24\n\n### a\n\nCommit: %s\n\n## 2026-11-25\n\n### b\n\nCommit: %s\n' \
