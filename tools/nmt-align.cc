@@ -68,12 +68,13 @@ void extract(const std::vector<std::string>& args) {
        "most to </s> stays unaligned)")
       ("mini-batch", util::defaulted(&cfg.extract.batch_size), "sentence pairs force-decoded together")
       ("invert", po::bool_switch(&cfg.extract.invert),
-       "write links target index first (a reverse model's links in the forward direction's order)");
+       "write links target index first (a reverse model's links in the forward direction's order)")
+      ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp);
   if (parse(args, options, common)) return;
   cfg.extract.set_mode(mode);
   cfg.extract.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  align::extract_files(cfg);
+  align::extract_files(cfg, util::stderr_messages(common, "nmt-align"));
 }
 
 void symmetrize(const std::vector<std::string>& args) {
@@ -162,9 +163,10 @@ void heatmap(const std::vector<std::string>& args) {
       ("merge", util::enum_value(&cfg.merge_to, "pieces", align::parse_merge_to),
        "pieces (a cell per BPE piece pair) or words (a source word's pieces summed, a target word's averaged, "
        "labels without \"@@\")")
-      ("output,o", util::defaulted(&cfg.output), "the SVG file (- = stdout), written atomically");
+      ("output,o", util::defaulted(&cfg.output), "the SVG file (- = stdout), written atomically")
+      ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp);
   if (parse(args, options, common)) return;
-  align::heatmap_files(cfg, util::stderr_notes(common, "nmt-align: "));
+  align::heatmap_files(cfg, util::stderr_messages(common, "nmt-align"));
 }
 
 // The subcommand argv[1] names, or extract (argv[1] being its first option).

@@ -45,6 +45,7 @@ int run(int argc, char** argv) {
        unsigned_value(&search.max_length, "max-length", std::size_t{0}, kMaxSourcePieces)
            ->default_value(search.max_length),
        "longer source lines are truncated, with a warning (0 = no limit)")
+      ("unknown-warning", defaulted(&search.unknown_warning), rnnsearch::data::kUnknownWarningHelp)
       ("mini-batch", defaulted(&search.beam.batch_size), "sentences translated together (1 = each line at once)")
       ("maxi-batch", defaulted(&search.maxi_batch), "mini-batches per window sorted by length")
       ("precision", enum_value(&search.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision),
@@ -73,7 +74,7 @@ int run(int argc, char** argv) {
   }
   search.threads = common.resolved_threads();
   search.progress = !common.quiet;
-  rnnsearch::search::translate_files(cfg, rnnsearch::util::stderr_notes(common, "nmt-decode: warning: "));
+  rnnsearch::search::translate_files(cfg, rnnsearch::util::stderr_messages(common, "nmt-decode"));
   return rnnsearch::util::kExitOk;
 }
 

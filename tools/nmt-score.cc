@@ -55,13 +55,14 @@ void score(const std::vector<std::string>& args) {
        util::unsigned_value(&cfg.max_length, "max-length", std::size_t{0}, search::kMaxSourcePieces)
            ->default_value(cfg.max_length),
        "longer source lines are truncated, with a warning, as nmt-decode does (0 = no limit)")
+      ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp)
       ("precision", util::enum_value(&cfg.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision),
        "the weight products, as nmt-decode's: fp32, int8, bf16 or auto");
   util::add_common_options(options, common);
   if (util::parse_command_line(kTool, args, options, common)) return;
   cfg.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  search::score_files(cfg, util::stderr_notes(common, "nmt-score: warning: "));
+  search::score_files(cfg, util::stderr_messages(common, "nmt-score"));
 }
 
 void rerank(const std::vector<std::string>& args) {

@@ -53,7 +53,8 @@ std::vector<std::string> word_labels(const std::vector<std::string>& pieces, con
 std::vector<std::string> extract_alignments(model::Replicas& models, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
-                                            const std::vector<std::string>& targets, const ExtractOptions& options) {
+                                            const std::vector<std::string>& targets, const ExtractOptions& options,
+                                            data::UnknownTokens* unknown) {
   if (sources.size() != targets.size()) {
     throw util::Error("extract_alignments: " + std::to_string(sources.size()) + " sources and " +
                       std::to_string(targets.size()) + " targets");
@@ -66,6 +67,10 @@ std::vector<std::string> extract_alignments(model::Replicas& models, const data:
     std::vector<std::int32_t> s, t;
     for (const auto& piece : source_pieces.back()) s.push_back(source_vocabulary.id_or_unk(piece));
     for (const auto& piece : target_pieces.back()) t.push_back(target_vocabulary.id_or_unk(piece));
+    if (unknown) {
+      unknown->add(data::UnknownTokens::kSource, s);
+      unknown->add(data::UnknownTokens::kTarget, t);
+    }
     if (t.empty()) s.clear();  // a pair with an empty side gives an empty line
     corpus.source.push_back(std::move(s));
     corpus.target.push_back(std::move(t));
@@ -98,7 +103,8 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
                                             const std::vector<std::size_t>& line_numbers,
-                                            model::AttentionSource weights, MergeTo merge_to) {
+                                            model::AttentionSource weights, MergeTo merge_to,
+                                            data::UnknownTokens* unknown) {
   std::vector<HeatmapPair> pairs;
   for (std::size_t k = 0; k < sources.size(); ++k) {
     HeatmapPair pair;
@@ -110,6 +116,10 @@ std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data:
     corpus.target.emplace_back();
     for (const auto& piece : pair.source) corpus.source[0].push_back(source_vocabulary.id_or_unk(piece));
     for (const auto& piece : pair.target) corpus.target[0].push_back(target_vocabulary.id_or_unk(piece));
+    if (unknown) {
+      unknown->add(data::UnknownTokens::kSource, corpus.source[0]);
+      unknown->add(data::UnknownTokens::kTarget, corpus.target[0]);
+    }
     if (pair.source.empty() || pair.target.empty()) {
       throw util::Error("line " + std::to_string(line_numbers[k]) + " has an empty side: nothing to draw");
     }

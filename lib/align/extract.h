@@ -14,6 +14,7 @@
 
 #include "align/heatmap.h"
 #include "align/word_attention.h"
+#include "data/unknown_tokens.h"
 #include "data/vocabulary.h"
 #include "model/replicas.h"
 #include "model/rnnsearch.h"
@@ -59,22 +60,25 @@ struct ExtractOptions {
 };
 
 // One output line per pair; an empty source or target gives an empty line. Thread k
-// (of options.threads) runs on models[k].
+// (of options.threads) runs on models[k]. With `unknown`, the pairs' pieces are counted
+// into it (both sides, in order).
 std::vector<std::string> extract_alignments(model::Replicas& models, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
-                                            const std::vector<std::string>& targets, const ExtractOptions& options);
+                                            const std::vector<std::string>& targets, const ExtractOptions& options,
+                                            data::UnknownTokens* unknown = nullptr);
 
 // The teacher-forced attention of the pairs sources[k], targets[k] with their pieces (and
 // </s>) as labels, titled "line N" with N = line_numbers[k], for align::attention_svg;
-// with MergeTo::kWords, each pair merged to words as heatmap_of_words does.
+// with MergeTo::kWords, each pair merged to words as heatmap_of_words does. With `unknown`,
+// the pairs' pieces are counted into it.
 std::vector<HeatmapPair> attention_heatmaps(model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                                             const data::Vocabulary& target_vocabulary,
                                             const std::vector<std::string>& sources,
                                             const std::vector<std::string>& targets,
                                             const std::vector<std::size_t>& line_numbers,
                                             model::AttentionSource weights = model::AttentionSource::kDecoder,
-                                            MergeTo merge_to = MergeTo::kPieces);
+                                            MergeTo merge_to = MergeTo::kPieces, data::UnknownTokens* unknown = nullptr);
 
 // A heatmap over pieces (labels ending in </s>, as attention_heatmaps gives it) merged to
 // the words of word_of_piece: a source word's column is the sum of its pieces' columns, a

@@ -18,9 +18,10 @@ void ExtractFilesOptions::validate() const {
     throw util::UsageError("-m MODEL, -s SOURCE and -t TARGET are required");
   }
   extract.validate();
+  data::check_unknown_warning(unknown_warning);
 }
 
-void extract_files(const ExtractFilesOptions& options) {
+void extract_files(const ExtractFilesOptions& options, const util::Messages& messages) {
   options.validate();
   auto loaded = model::read_model_file(options.model);
   ExtractOptions extract = options.extract;
@@ -36,6 +37,7 @@ void extract_files(const ExtractFilesOptions& options) {
                                options.progress && !util::is_terminal(options.output, STDOUT_FILENO));
   std::vector<std::string> sources, targets;
   std::string s, t;
+  data::UnknownTokens unknown;
   for (std::size_t first_line = 1;; first_line += sources.size()) {
     sources.clear();
     targets.clear();
@@ -47,13 +49,14 @@ void extract_files(const ExtractFilesOptions& options) {
     check_line_lengths(sources, options.source, first_line);
     check_line_lengths(targets, options.target, first_line);
     for (const auto& line : extract_alignments(replicas, loaded.source_vocabulary, loaded.target_vocabulary, sources,
-                                               targets, extract)) {
+                                               targets, extract, &unknown)) {
       writer.write_line(line);
     }
     progress.set_done(first_line - 1 + sources.size());
   }
   progress.finish();
   writer.commit();
+  unknown.warn(messages, options.unknown_warning, source_reader.name(), target_reader.name());
 }
 
 }  // namespace rnnsearch::align

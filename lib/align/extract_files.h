@@ -5,6 +5,7 @@
 #include <string>
 
 #include "align/extract.h"
+#include "util/messages.h"
 
 namespace rnnsearch::align {
 
@@ -17,14 +18,20 @@ struct ExtractFilesOptions {
   std::string attention_source = "auto";
   bool progress = true;    // a progress line on stderr (never when the output is a terminal)
   ExtractOptions extract;  // mode, rules, mini-batch, threads; `weights` comes from attention_source
+  // --unknown-warning: the share of a side's pieces unknown to the model above which the
+  // end of input warns (data/unknown_tokens.h); 1 = never.
+  double unknown_warning = data::kUnknownWarningShare;
 
   // Throws util::UsageError "--invert applies to links, not to --mode soft", "-m MODEL,
-  // -s SOURCE and -t TARGET are required", or what extract.validate() throws.
+  // -s SOURCE and -t TARGET are required", --unknown-warning outside [0, 1], or what
+  // extract.validate() throws.
   void validate() const;
 };
 
 // Validates `options`, reads the model and aligns the files; util::Error naming file and
 // line for bad input (a line of more than kMaxAlignPieces pieces, files of different lengths).
-void extract_files(const ExtractFilesOptions& options);
+// At the end of input, `messages` gets a warning per side whose share of pieces unknown to
+// the model is above options.unknown_warning.
+void extract_files(const ExtractFilesOptions& options, const util::Messages& messages = {});
 
 }  // namespace rnnsearch::align

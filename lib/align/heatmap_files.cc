@@ -33,9 +33,10 @@ void HeatmapFilesOptions::validate() const {
     throw util::UsageError("-m MODEL, -s SOURCE and -t TARGET are required");
   }
   parse_line_numbers(lines);
+  data::check_unknown_warning(unknown_warning);
 }
 
-void heatmap_files(const HeatmapFilesOptions& options, const Notes& notes) {
+void heatmap_files(const HeatmapFilesOptions& options, const util::Messages& messages) {
   options.validate();
   const auto wanted = parse_line_numbers(options.lines);
   const auto [sources, targets] = read_paired_lines(options.source, options.target);
@@ -53,14 +54,16 @@ void heatmap_files(const HeatmapFilesOptions& options, const Notes& notes) {
   auto loaded = model::read_model_file(options.model);
   const auto weights = model::choose_attention_source(options.attention_source, *loaded.model, options.model,
                                                       "a heatmap");
+  data::UnknownTokens unknown;
   const auto pairs = attention_heatmaps(*loaded.model, loaded.source_vocabulary, loaded.target_vocabulary,
-                                        chosen_sources, chosen_targets, wanted, weights, options.merge_to);
+                                        chosen_sources, chosen_targets, wanted, weights, options.merge_to, &unknown);
   util::AtomicFileWriter writer(options.output);
   writer.write(attention_svg(pairs));
   writer.commit();
-  if (notes && options.output != "-") {
-    notes("attention of " + std::to_string(pairs.size()) + " pair(s) in " + options.output);
+  if (options.output != "-") {
+    messages.note("attention of " + std::to_string(pairs.size()) + " pair(s) in " + options.output);
   }
+  unknown.warn(messages, options.unknown_warning, options.source, options.target);
 }
 
 }  // namespace rnnsearch::align

@@ -5,8 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "align/command_common.h"
 #include "align/word_attention.h"
+#include "data/unknown_tokens.h"
+#include "util/messages.h"
 
 namespace rnnsearch::align {
 
@@ -18,9 +19,12 @@ struct HeatmapFilesOptions {
   std::string attention_source = "auto";  // auto, decoder or head, resolved against the model
   MergeTo merge_to = MergeTo::kPieces;    // --merge: a cell per piece pair, or per word pair
   std::string output = "attention.svg";   // "-" = stdout; a file is written atomically
+  // --unknown-warning: the share of a side's pieces (in the pairs drawn) unknown to the
+  // model above which a warning follows the picture (data/unknown_tokens.h); 1 = never.
+  double unknown_warning = data::kUnknownWarningShare;
 
   // Throws util::UsageError "-m MODEL, -s SOURCE and -t TARGET are required", or
-  // parse_line_numbers's for `lines`.
+  // parse_line_numbers's for `lines`, --unknown-warning outside [0, 1].
   void validate() const;
 };
 
@@ -29,9 +33,10 @@ struct HeatmapFilesOptions {
 // 9 digits cannot name a line nmt-align reads).
 std::vector<std::size_t> parse_line_numbers(const std::string& text);
 
-// Validates `options` and draws the pairs; `notes` is told "attention of 2 pair(s) in FILE"
-// when the output is a file. util::Error naming the file for a line number past its end,
-// files of different lengths, a pair with an empty side.
-void heatmap_files(const HeatmapFilesOptions& options, const Notes& notes = {});
+// Validates `options` and draws the pairs; `messages` is told the note "attention of 2
+// pair(s) in FILE" when the output is a file, and a warning per side whose share of unknown
+// pieces is above options.unknown_warning. util::Error naming the file for a line number
+// past its end, files of different lengths, a pair with an empty side.
+void heatmap_files(const HeatmapFilesOptions& options, const util::Messages& messages = {});
 
 }  // namespace rnnsearch::align

@@ -12,6 +12,7 @@
 #include "search/nbest_list.h"
 #include "search/score_input.h"
 #include "search/translator.h"
+#include "search/truncated_lines.h"
 #include "search/word_scores.h"
 #include "text/word_counter.h"
 #include "util/atomic_file.h"
@@ -37,9 +38,16 @@ struct Window {
   }
 };
 
-// The pair's ids: the source truncated to max_length (with a warning), the target whole.
-void add_ids(const RawPair& pair, const std::vector<model::LoadedModel>& models, const ScoreOptions& options,
-             const std::function<void(const std::string&)>& warn, Window& window) {
+// What the warnings at the end of input count, over the whole input in its order.
+struct Tally {
+  explicit Tally(std::size_t max_length) : truncated(max_length, "score") {}
+  data::UnknownTokens unknown;  // both sides, in the first model's vocabularies
+  TruncatedLines truncated;     // sources longer than max_length
+};
+
+// The pair's ids: the source truncated to max_length (with a note), the target whole.
+void add_ids(const RawPair& pair, const std::vector<model::LoadedModel>& models, const util::Messages& messages,
+             Tally& tally, Window& window) {
   std::vector<std::string_view> words, pieces;
   text::split_space_words(pair.source, words);
   text::split_space_words(pair.target, pieces);
@@ -49,10 +57,8 @@ void add_ids(const RawPair& pair, const std::vector<model::LoadedModel>& models,
                       std::to_string(source ? words.size() : pieces.size()) + " pieces, more than nmt-score reads (" +
                           std::to_string(kMaxSourcePieces) + "); split the line");
   }
-  if (options.max_length > 0 && words.size() > options.max_length) {
-    warn(pair.source_file + ":" + std::to_string(pair.source_line) + ": " + std::to_string(words.size()) +
-         " tokens, scored after truncation to the first " + std::to_string(options.max_length));
-    words.resize(options.max_length);
+  if (tally.truncated.truncate(words.size(), pair.source_file, pair.source_line, messages)) {
+    words.resize(tally.truncated.max_length());
   }
   for (std::size_t m = 0; m < models.size(); ++m) {
     window.sources[m].emplace_back();
@@ -60,6 +66,8 @@ void add_ids(const RawPair& pair, const std::vector<model::LoadedModel>& models,
   }
   window.targets.emplace_back();
   for (const auto piece : pieces) window.targets.back().push_back(models[0].target_vocabulary.id_or_unk(std::string(piece)));
+  tally.unknown.add(data::UnknownTokens::kSource, window.sources[0].back());
+  tally.unknown.add(data::UnknownTokens::kTarget, window.targets.back());
 }
 
 // Scores a window: batches sorted by source length, the longest first, each thread taking
@@ -98,7 +106,7 @@ std::string output_line(const Window& window, std::size_t i, const ScoreOptions&
 
 }  // namespace
 
-std::size_t score_files(const ScoreOptions& options, const std::function<void(const std::string&)>& warn) {
+std::size_t score_files(const ScoreOptions& options, const util::Messages& messages) {
   options.validate();
   std::vector<model::LoadedModel> models = read_ensemble(options.model_paths);
   ThreadModels thread_models(models, options.threads, options.precision);
@@ -110,11 +118,13 @@ std::size_t score_files(const ScoreOptions& options, const std::function<void(co
   const std::size_t size = static_cast<std::size_t>(options.mini_batch) * static_cast<std::size_t>(options.maxi_batch);
   std::size_t total = 0;
   Window window;
+  Tally tally(options.max_length);
+  std::string source_name, target_name;  // the inputs, for the warnings
   for (;;) {
     window.clear(models.size());
     RawPair pair;
     while (window.pairs.size() < size && (window.pairs.empty() || reader.ready()) && reader.next(pair)) {
-      add_ids(pair, models, options, warn, window);
+      add_ids(pair, models, messages, tally, window);
       window.pairs.push_back(std::move(pair));
     }
     if (window.pairs.empty()) break;
@@ -123,9 +133,13 @@ std::size_t score_files(const ScoreOptions& options, const std::function<void(co
     writer.flush();
     total += window.pairs.size();
     progress.set_done(total);
+    source_name = window.pairs.back().source_file;
+    target_name = window.pairs.back().target_file;
   }
   progress.finish();
   writer.commit();
+  tally.unknown.warn(messages, options.unknown_warning, source_name, target_name);
+  tally.truncated.warn(messages, source_name, total);
   return total;
 }
 

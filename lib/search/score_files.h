@@ -18,11 +18,12 @@
 // batch by batch on `threads` model copies; a pair's score does not depend on either, and
 // each window is written and flushed when done.
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "data/unknown_tokens.h"
 #include "math/precision.h"
+#include "util/messages.h"
 
 namespace rnnsearch::search {
 
@@ -39,20 +40,26 @@ struct ScoreOptions {
   int mini_batch = 32;
   int maxi_batch = 10;
   std::size_t max_length = 100;          // longer sources are truncated (0 = no limit)
+  // --unknown-warning: the share of the source (or target) tokens unknown to the (first)
+  // model above which the end of input warns (data/unknown_tokens.h); 1 = never.
+  double unknown_warning = data::kUnknownWarningShare;
   int threads = 1;
   math::Precision precision = math::Precision::kFp32;
   bool progress = false;
 
   // Throws util::UsageError naming the option: a model, -s with -t or --n-best (or neither
   // for stdin pairs), the ranges of the numbers, --weights (one per model, positive), a
-  // feature name without spaces, '=' or '|', --word-scores without --n-best.
+  // feature name without spaces, '=' or '|', --word-scores without --n-best, --unknown-warning
+  // outside [0, 1].
   void validate() const;
 };
 
-// Scores as above; `warn` receives one-line warnings (truncated sources). Returns the
-// number of pairs. Errors name the file and line: a line of -s without its line in -t (or
+// Scores as above; `messages` receives a note per truncated source as it is read, and at
+// the end of input one warning each: how many sources were truncated (search/truncated_lines.h),
+// and, per side, when more than options.unknown_warning of its tokens are unknown to the first
+// model (data/unknown_tokens.h). Returns the number of pairs. Errors name the file and line: a line of -s without its line in -t (or
 // the reverse), a stdin line without a tab, a malformed n-best line, a sentence number
 // past the end of -s or smaller than the one before.
-std::size_t score_files(const ScoreOptions& options, const std::function<void(const std::string&)>& warn);
+std::size_t score_files(const ScoreOptions& options, const util::Messages& messages);
 
 }  // namespace rnnsearch::search

@@ -12,6 +12,7 @@
 #include "search/attention_alignment.h"
 #include "search/batch_schedule.h"
 #include "search/ensemble.h"
+#include "search/truncated_lines.h"
 #include "search/word_scores.h"
 #include "text/word_counter.h"
 #include "util/atomic_file.h"
@@ -31,26 +32,34 @@ struct Source {
   std::vector<std::vector<std::int32_t>> ids;  // per model
 };
 
-Source read_source(const std::string& line, const std::vector<model::LoadedModel>& models, std::size_t max_length,
-                   const std::string& input_name, std::size_t line_number,
-                   const std::function<void(const std::string&)>& warn) {
+// What the warnings at the end of input count, over the whole input in its order (so not
+// depending on batches or threads).
+struct Tally {
+  explicit Tally(std::size_t max_length) : truncated(max_length, "translate") {}
+  data::UnknownTokens unknown;  // the source tokens, in the first model's vocabulary
+  TruncatedLines truncated;     // sources longer than max_length
+  std::size_t cut = 0;          // best translations that reached the length limit without </s>
+};
+
+Source read_source(const std::string& line, const std::vector<model::LoadedModel>& models,
+                   const util::LineReader& reader, const util::Messages& messages, Tally& tally) {
   std::vector<std::string_view> views;
   text::split_space_words(line, views);
   if (views.size() > kMaxSourcePieces) {
-    throw util::Error(input_name, line_number, std::to_string(views.size()) + " pieces, more than nmt-decode reads (" +
-                                                   std::to_string(kMaxSourcePieces) + "); split the line");
+    throw util::Error(reader.name(), reader.line_number(),
+                      std::to_string(views.size()) + " pieces, more than nmt-decode reads (" +
+                          std::to_string(kMaxSourcePieces) + "); split the line");
   }
   Source source;
   for (const auto view : views) source.words.emplace_back(view);
-  if (max_length > 0 && source.words.size() > max_length) {
-    warn(input_name + ":" + std::to_string(line_number) + ": " + std::to_string(source.words.size()) +
-         " tokens, translated after truncation to the first " + std::to_string(max_length));
-    source.words.resize(max_length);
+  if (tally.truncated.truncate(source.words.size(), reader.name(), reader.line_number(), messages)) {
+    source.words.resize(tally.truncated.max_length());
   }
   for (const auto& m : models) {
     source.ids.emplace_back();
     for (const auto& word : source.words) source.ids.back().push_back(m.source_vocabulary.id_or_unk(word));
   }
+  tally.unknown.add(data::UnknownTokens::kSource, source.ids[0]);
   return source;
 }
 
@@ -169,10 +178,22 @@ std::string n_best_line(std::size_t id, const std::string& translation, const Hy
   return line + " ||| " + util::general(h.score);
 }
 
+// The warnings at the end of an input of `lines` lines named `input_name`.
+void warn_at_end(const Tally& tally, const TranslateOptions& config, const std::string& input_name, std::size_t lines,
+                 const util::Messages& messages) {
+  tally.unknown.warn(messages, config.unknown_warning, input_name);
+  tally.truncated.warn(messages, input_name, lines);
+  if (tally.cut > 0) {
+    messages.warn(util::grouped(tally.cut) + " of " + util::grouped(lines) + " translations of " + input_name +
+                  " stopped at the length limit, --max-length-ratio " + util::general(config.beam.max_length_ratio) +
+                  " x source length + 10 tokens, before </s>; a larger --max-length-ratio lets them finish");
+  }
+}
+
 // translate_stream after the validation.
 std::size_t translate_valid(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
-                            const std::string& input, const std::string& output,
-                            const std::function<void(const std::string&)>& warn, const Shortlist* shortlist) {
+                            const std::string& input, const std::string& output, const util::Messages& messages,
+                            const Shortlist* shortlist) {
   check_ensemble(models);
   ThreadModels thread_models(models, config.threads, config.precision);
   const data::Vocabulary& target_vocabulary = models[0].target_vocabulary;
@@ -191,19 +212,21 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
   std::size_t total = 0;
   std::string line;
   std::vector<Source> sources;
+  Tally tally(config.max_length);
   util::ProgressMeter progress("nmt-decode", "sentences", config.progress && !util::is_terminal(input, STDIN_FILENO) &&
                                                               !util::is_terminal(output, STDOUT_FILENO));
   for (;;) {
     // A window: the lines ready now, up to its size (the first read may wait).
     sources.clear();
     while (sources.size() < window && (sources.empty() || reader.ready()) && reader.next(line)) {
-      sources.push_back(read_source(line, models, config.max_length, reader.name(), reader.line_number(), warn));
+      sources.push_back(read_source(line, models, reader, messages, tally));
     }
     if (sources.empty()) break;
     std::vector<std::vector<Hypothesis>> results(sources.size());
     search_window(sources, thread_models, searchers, config, shortlist, results);
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const auto& hypotheses = results[i];
+      if (!hypotheses.empty() && !hypotheses.front().complete) ++tally.cut;
       for (const Hypothesis& h : hypotheses) {
         std::string out = translation_text(h, sources[i], target_vocabulary, config.replace_unknown);
         if (config.n_best > 0) out = n_best_line(total + i, out, h, config.word_scores);
@@ -218,6 +241,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
   }
   progress.finish();
   writer.commit();
+  warn_at_end(tally, config, reader.name(), total, messages);
   return total;
 }
 
@@ -236,13 +260,13 @@ std::vector<model::LoadedModel> read_models(const DecodeOptions& options) {
 }  // namespace
 
 std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
-                             const std::string& input, const std::string& output,
-                             const std::function<void(const std::string&)>& warn, const Shortlist* shortlist) {
+                             const std::string& input, const std::string& output, const util::Messages& messages,
+                             const Shortlist* shortlist) {
   config.validate();
-  return translate_valid(models, config, input, output, warn, shortlist);
+  return translate_valid(models, config, input, output, messages, shortlist);
 }
 
-std::size_t translate_files(const DecodeOptions& options, const std::function<void(const std::string&)>& warn) {
+std::size_t translate_files(const DecodeOptions& options, const util::Messages& messages) {
   options.validate();
   std::vector<model::LoadedModel> models = read_models(options);
   TranslateOptions config = options.translate;
@@ -252,9 +276,11 @@ std::size_t translate_files(const DecodeOptions& options, const std::function<vo
                                                            options.model_paths.front(), need) ==
                             model::AttentionSource::kAlignmentHead;
   }
-  if (options.shortlist.empty()) return translate_valid(models, config, options.input, options.output, warn, nullptr);
+  if (options.shortlist.empty()) {
+    return translate_valid(models, config, options.input, options.output, messages, nullptr);
+  }
   const Shortlist shortlist(data::read_shortlist(options.shortlist), models.front().target_vocabulary);
-  return translate_valid(models, config, options.input, options.output, warn, &shortlist);
+  return translate_valid(models, config, options.input, options.output, messages, &shortlist);
 }
 
 }  // namespace rnnsearch::search

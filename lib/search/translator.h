@@ -14,14 +14,15 @@
 // ends when the input has nothing more ready (util::LineReader::ready), so a pipe that
 // pauses after each line gets each translation at once, flushed.
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "math/precision.h"
+#include "data/unknown_tokens.h"
 #include "model/model_file.h"
 #include "search/beam_search.h"
 #include "search/shortlist.h"
+#include "util/messages.h"
 
 namespace rnnsearch::search {
 
@@ -50,7 +51,10 @@ struct TranslateOptions {
   AlignmentOutput alignment = AlignmentOutput::kNone;
   bool replace_unknown = false;  // <unk> in the output becomes the most attended source token
   bool alignment_head = true;    // the first model's alignment head, when it has one, gives the weights of both
-  std::size_t max_length = 100;  // longer sources are truncated (with a warning naming the line)
+  std::size_t max_length = 100;  // longer sources are truncated (with a note naming the line)
+  // --unknown-warning: warn at the end of input when more than this share of the source
+  // tokens are unknown to the (first) model (data/unknown_tokens.h); 1 = never.
+  double unknown_warning = data::kUnknownWarningShare;
   int threads = 1;
   // The decoder's weight products (model::RnnSearch::set_inference_precision): fp32, or
   // int8 / bf16 for speed at a small cost in accuracy. bf16 needs avx512_bf16.
@@ -60,7 +64,7 @@ struct TranslateOptions {
   bool word_scores = false;
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
-  // above (n_best at most beam_size; word_scores needs n_best), and "--precision bf16: this
+  // above (unknown_warning in [0, 1]; n_best at most beam_size; word_scores needs n_best), and "--precision bf16: this
   // CPU has no bf16 instructions (avx512_bf16)". The ensemble weights (beam.weights) are
   // checked against the models by the search.
   void validate() const;
@@ -86,17 +90,20 @@ struct DecodeOptions {
 // Reads `input` ("-" = stdin) and writes to `output` ("-" = stdout, else atomically).
 // Several models form an ensemble (search/beam_search.h); each reads the source words
 // through its own source vocabulary, and all must have the same target vocabulary
-// (util::Error otherwise). `warn` receives one-line warnings (truncated lines). Returns
-// the number of lines. Validates `config` first. With `shortlist` (over the models' target
-// vocabulary), each sentence produces only the pieces its source pieces allow.
+// (util::Error otherwise). `messages` receives a note per truncated source line as it is
+// read, and at the end of input (after the last output line) one warning each: when more
+// than config.unknown_warning of the source tokens are unknown to the first model; how many
+// source lines were longer than max_length (truncated); how many best translations
+// reached the length limit (max_length_ratio) without </s>. Returns the number of lines.
+// Validates `config` first. With `shortlist` (over the models' target vocabulary), each
+// sentence produces only the pieces its source pieces allow.
 std::size_t translate_stream(std::vector<model::LoadedModel>& models, const TranslateOptions& config,
-                             const std::string& input, const std::string& output,
-                             const std::function<void(const std::string&)>& warn,
+                             const std::string& input, const std::string& output, const util::Messages& messages,
                              const Shortlist* shortlist = nullptr);
 
 // What nmt-decode does: validates `options`, reads the models (util::Error naming a file
 // whose target vocabulary differs from the first's, or a model without the attention
 // weights that --alignment or --replace-unk need), and translates as translate_stream.
-std::size_t translate_files(const DecodeOptions& options, const std::function<void(const std::string&)>& warn);
+std::size_t translate_files(const DecodeOptions& options, const util::Messages& messages);
 
 }  // namespace rnnsearch::search

@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
       math::allow_row_stable_products(stable);
       const double before = math::gemm_flops_done();
       const auto start = std::chrono::steady_clock::now();
-      search::translate_stream(models, config, source, output, [](const std::string&) {}, shortlist.get());
+      search::translate_stream(models, config, source, output, {}, shortlist.get());
       (stable ? seconds : backend_seconds)
           .push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       if (stable) flops = math::gemm_flops_done() - before;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/end_warnings.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/shared_data.h"
@@ -115,6 +116,29 @@ BOOST_AUTO_TEST_CASE(subword_pieces_are_merged_to_words) {
   BOOST_TEST(soft.exit_code == 0);
 }
 
+// Aligning text the model does not know (here 4 of 6 source pieces) ends with one warning
+// per side over the share, whatever the batches and threads, the links unchanged; heatmap
+// counts the pairs it draws.
+BOOST_AUTO_TEST_CASE(unknown_pieces_warn_once_at_the_end) {
+  rt::ReversalModel m;
+  const auto src = m.dir.write("s", "w1 Das ist\ngut . w2\n"), tgt = m.dir.write("t", "w2 w1\nw2 w1\n");
+  const auto warning_of = [&](const std::string& counts) {
+    return "nmt-align: warning: " + counts + " source tokens (66.7%) in " + src +
+           " are unknown to the model; is the text tokenized, BPE'd with the model's codes, and in the model's source "
+           "language?";
+  };
+  const std::string warning = warning_of("4 of 6");
+  const auto r = rt::check_end_warning({rt::tool_path("nmt-align"), "-m", m.model, "-s", src, "-t", tgt}, "", warning,
+                                       {}, {"--unknown-warning", "1"});
+  BOOST_TEST(r.plain.err == warning + "\n");  // the target side is clean
+  BOOST_TEST(r.silent.out == r.plain.out);
+  BOOST_TEST(r.silent.err.empty(), r.silent.err);
+  const auto svg = (m.dir.path() / "a.svg").string();
+  const auto drawn = rt::run_process({rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt,
+                                      "--lines", "2", "-o", svg, "-q"});
+  BOOST_TEST(drawn.err == warning_of("2 of 3") + "\n");
+}
+
 BOOST_AUTO_TEST_CASE(heatmap_draws_one_cell_per_token_pair_with_escaped_labels) {
   rt::ReversalModel m;
   const auto src = m.dir.write("s", "w1 w2 w3\nw4 & w5\n"), tgt = m.dir.write("t", "w3 w2 w1\nw5 <x> w4\n");
@@ -130,7 +154,8 @@ BOOST_AUTO_TEST_CASE(heatmap_draws_one_cell_per_token_pair_with_escaped_labels) 
   BOOST_TEST(picture.find("</svg>") != std::string::npos);
   std::size_t rects = 0;
   for (std::size_t at = picture.find("<rect "); at != std::string::npos; at = picture.find("<rect ", at + 1)) ++rects;
-  BOOST_TEST(rects == 1u + 2u * 4u * 4u);  // the background, then (3 + </s>)^2 cells for each pair
+  BOOST_TEST(rects == 2u + 2u * 4u * 4u);  // the background and the colour scale, then (3 + </s>)^2 cells a pair
+  BOOST_TEST(picture.find("<g id=\"colour-scale\">") < picture.find("line 2"));
   BOOST_TEST(picture.find(">&amp;<") != std::string::npos);
   BOOST_TEST(picture.find(">&lt;x&gt;<") != std::string::npos);
   BOOST_TEST(picture.find("line 2") < picture.find("line 1"));
@@ -170,7 +195,8 @@ BOOST_AUTO_TEST_CASE(heatmap_merge_words_draws_words_without_joins) {
   BOOST_TEST(words.find(">w1w2</text>") != std::string::npos);
   BOOST_TEST(words.find(">w2w1</text>") != std::string::npos);
   BOOST_TEST(count(words, ">&lt;/s&gt;</text>") == 2u);  // the source column and the target row
-  BOOST_TEST(count(words, "<rect ") == 1u + 3u * 3u);  // the background, then (2 words + </s>)^2
+  BOOST_TEST(count(words, "<rect ") == 2u + 3u * 3u);  // the background, the colour scale, (2 words + </s>)^2
+  BOOST_TEST(count(words, "<g id=\"colour-scale\">") == 1u);
   const auto never_written = (m.dir.path() / "b.svg").string();
   const auto bad = rt::run_process({rt::tool_path("nmt-align"), "heatmap", "-m", m.model, "-s", src, "-t", tgt,
                                     "--merge", "foo", "-o", never_written});

@@ -9,11 +9,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
 #include "math/precision.h"
 #include "model/model_file.h"
+#include "support/end_warnings.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/text_lines.h"
@@ -112,6 +114,74 @@ BOOST_AUTO_TEST_CASE(long_lines_are_truncated_with_a_warning_naming_the_line) {
   BOOST_TEST(lines_of(r.out).size() == 2u);
   BOOST_TEST(r.err.find("nmt-decode: warning: <stdin>:2: 5 tokens, translated after truncation to the first 3") == 0u,
              r.err);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_sources_are_counted_in_one_warning_that_quiet_keeps) {
+  rt::ReversalModel m;
+  const std::string input = "w1 w2\nw1 w2 w3 w4 w5\nw6 w7 w8 w9\n";
+  const std::string warning =
+      "nmt-decode: warning: 2 of 3 source lines in <stdin> had more than --max-length 3 tokens and were translated "
+      "truncated to their first 3 (the first: line 2); --max-length 0 translates whole lines";
+  const auto r = rt::check_end_warning({rt::tool_path("nmt-decode"), "-m", m.model}, input, warning,
+                                       {"--max-length", "3"}, {"--max-length", "0"}).plain;
+  BOOST_TEST(r.err.find("<stdin>:3: 4 tokens") != std::string::npos, r.err);  // the notes come first
+  BOOST_TEST(r.err.rfind(warning) > r.err.find("<stdin>:3: 4 tokens"));
+  const auto quiet = m.decode({"--max-length", "3", "-q"}, input);
+  BOOST_TEST(quiet.err == warning + "\n");  // -q drops the notes, not the warning
+}
+
+// Long sources and a limit of 10 tokens (ratio 0.01): the warning counts the translations
+// that reached it before </s>, those whose word scores (--word-scores) have no score for </s>.
+BOOST_AUTO_TEST_CASE(translations_cut_at_the_length_limit_are_counted_in_one_warning) {
+  rt::ReversalModel m;
+  rnnsearch::util::Rng rng(11);
+  std::string input;
+  for (int i = 0; i < 20; ++i) {
+    const int length = 20 + static_cast<int>(rng.below(40));
+    for (int k = 0; k < length; ++k) input += (k ? " w" : "w") + std::to_string(rng.below(10));
+    input += '\n';
+  }
+  const std::vector<std::string> scored = {"--n-best", "1", "--word-scores", "--max-length-ratio", "0.01"};
+  std::size_t cut = 0;
+  for (const auto& line : lines_of(m.decode(scored, input).out)) {
+    std::vector<std::string> fields;  // N, translation, features, score
+    for (std::size_t from = 0, bar; from != std::string::npos; from = bar == std::string::npos ? bar : bar + 5) {
+      bar = line.find(" ||| ", from);
+      fields.push_back(line.substr(from, bar - from));
+    }
+    BOOST_TEST_REQUIRE(fields.size() == 4u, line);
+    const auto words = std::count(fields[1].begin(), fields[1].end(), ' ') + 1;
+    const auto scores = std::count(fields[2].begin(), fields[2].end(), ' ') - 2;  // after "F0= x WordScores="
+    cut += scores == words ? 1 : 0;
+  }
+  BOOST_TEST_REQUIRE(cut > 0u);
+  const std::string warning = "nmt-decode: warning: " + std::to_string(cut) +
+                              " of 20 translations of <stdin> stopped at the length limit, --max-length-ratio 0.01 x "
+                              "source length + 10 tokens, before </s>; a larger --max-length-ratio lets them finish";
+  rt::check_end_warning({rt::tool_path("nmt-decode"), "-m", m.model}, input, warning, {"--max-length-ratio", "0.01"},
+                        {"--max-length-ratio", "100"});
+}
+
+BOOST_AUTO_TEST_CASE(a_share_of_unknown_tokens_over_the_threshold_is_one_warning_at_the_end) {
+  rt::ReversalModel m;
+  // 3 of 6 source tokens are not in the model's vocabulary (w0..w9).
+  const std::string input = "w1 w2 Hello\n\nworld w3 !\n";
+  const std::string warning =
+      "nmt-decode: warning: 3 of 6 source tokens (50.0%) in <stdin> are unknown to the model; is the text tokenized, "
+      "BPE'd with the model's codes, and in the model's source language?";
+  const auto r = rt::check_end_warning({rt::tool_path("nmt-decode"), "-m", m.model}, input, warning, {},
+                                       {"--unknown-warning", "1"});
+  BOOST_TEST(r.silent.out == r.plain.out);
+  BOOST_TEST(r.silent.err.empty(), r.silent.err);
+  BOOST_TEST(rt::count_lines_equal(m.decode({"--unknown-warning", "0.49"}, input).err, warning) == 1u);
+  BOOST_TEST(m.decode({"--unknown-warning", "0.5"}, input).err.empty());  // more than the share, not as much
+  // Clean input, and 1 unknown token in 10 (not more than the default 10%): no word.
+  const auto clean = m.decode({}, "w1 w2 w3\nw4 w5 w6 w7 w8 w9 w0\n");
+  BOOST_TEST(clean.err.empty(), clean.err);
+  BOOST_TEST(m.decode({}, "w1 w2 w3\nw4 w5 w6 w7 w8 w9 x\n").err.empty());
+  const auto bad = m.decode({"--unknown-warning", "1.5"}, input);
+  BOOST_TEST(bad.exit_code == 2);
+  BOOST_TEST(bad.err.find("nmt-decode: --unknown-warning must be in [0, 1], got 1.5") == 0u, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(an_ensemble_of_a_model_with_itself_translates_as_the_model) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "support/end_warnings.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/text_lines.h"
@@ -149,6 +150,31 @@ BOOST_AUTO_TEST_CASE(scores_are_the_same_bytes_whatever_the_batches_and_threads)
     argv.insert(argv.end(), options.begin(), options.end());
     BOOST_TEST(score(argv).out == reference.out, options[0] + " " + options[1]);
   }
+}
+
+// Each side has its own count: the source's 1 of 5 tokens (20%) and the target's 2 of 5
+// unknown to the model (40%) warn over 0.1, only the target's over 0.3, neither at 1.
+BOOST_AUTO_TEST_CASE(unknown_tokens_of_each_side_warn_once_at_the_end) {
+  rt::ReversalModel m;
+  const std::string source = m.dir.write("src", "w1 w2 w3\nw4 Hello\n"), target = m.dir.write("tgt", "w3 w2 w1\nx y\n");
+  const std::string tail = " are unknown to the model; is the text tokenized, BPE'd with the model's codes, and in "
+                           "the model's ";
+  const std::string source_warning = "nmt-score: warning: 1 of 5 source tokens (20.0%) in " + source + tail +
+                                     "source language?";
+  const std::string target_warning = "nmt-score: warning: 2 of 5 target tokens (40.0%) in " + target + tail +
+                                     "target language?";
+  const std::vector<std::string> argv = {rt::tool_path("nmt-score"), "-m", m.model, "-s", source, "-t", target};
+  const auto r = rt::check_end_warning(argv, "", target_warning, {}, {"--unknown-warning", "1"});
+  BOOST_TEST(r.plain.err == source_warning + "\n" + target_warning + "\n");
+  BOOST_TEST(r.silent.out == r.plain.out);
+  BOOST_TEST(r.silent.err.empty(), r.silent.err);
+  BOOST_TEST(score({"-m", m.model, "-s", source, "-t", target, "--unknown-warning", "0.3"}).err ==
+             target_warning + "\n");
+  // Pairs on stdin name it; clean pairs give no word.
+  const auto piped = score({"-m", m.model, "-q"}, "w1 w2\tw2 w1\nw3 Hello\tw3\n");
+  BOOST_TEST(piped.err.find("nmt-score: warning: 1 of 4 source tokens (25.0%) in <stdin> are unknown") == 0u,
+             piped.err);
+  BOOST_TEST(score({"-m", m.model}, "w1 w2\tw2 w1\n").err.empty());
 }
 
 BOOST_AUTO_TEST_CASE(empty_lines_follow_nmt_decode) {

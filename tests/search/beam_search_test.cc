@@ -351,7 +351,7 @@ std::vector<std::string> decode_lines(TrainedReversal& task, math::Precision pre
   options.threads = threads;
   options.precision = precision;
   const std::string input = task.dir.write("test.src", task.test_text), output = (task.dir.path() / "out").string();
-  search::translate_stream(models, options, input, output, [](const std::string&) {});
+  search::translate_stream(models, options, input, output, {});
   task.loaded = std::move(models.front());
   return util::read_lines(output);
 }

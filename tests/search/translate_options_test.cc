@@ -53,6 +53,6 @@ BOOST_AUTO_TEST_CASE(translate_files_validates_before_reading_a_model) {
   search::DecodeOptions options;
   options.model_paths = {"/nonexistent/model.bin"};
   options.translate.beam.batch_size = 0;
-  BOOST_TEST(usage_message([&] { search::translate_files(options, [](const std::string&) {}); }) ==
+  BOOST_TEST(usage_message([&] { search::translate_files(options, {}); }) ==
              "--mini-batch must be in [1, 1000], got 0");
 }
