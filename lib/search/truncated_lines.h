@@ -7,6 +7,7 @@
 //   whole lines
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "util/messages.h"
 

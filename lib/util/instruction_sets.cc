@@ -6,15 +6,27 @@ namespace rnnsearch::util {
 
 namespace {
 
+// Each set with its name and its test; __builtin_cpu_supports takes its name as a literal
+// only, hence one small function per set.
 struct Named {
   unsigned set;
   const char* name;
+  bool (*present)();
 };
 
 constexpr Named kNames[] = {
-    {kSse42, "sse4.2"},     {kPopcnt, "popcnt"},       {kAvx, "avx"},           {kAvx2, "avx2"},
-    {kFma, "fma"},          {kBmi2, "bmi2"},           {kAvx512f, "avx512f"},   {kAvx512bw, "avx512bw"},
-    {kAvx512dq, "avx512dq"}, {kAvx512vl, "avx512vl"}, {kAvx512vnni, "avx512vnni"}, {kAvx512bf16, "avx512bf16"},
+    {kSse42, "sse4.2", [] { return __builtin_cpu_supports("sse4.2") != 0; }},
+    {kPopcnt, "popcnt", [] { return __builtin_cpu_supports("popcnt") != 0; }},
+    {kAvx, "avx", [] { return __builtin_cpu_supports("avx") != 0; }},
+    {kAvx2, "avx2", [] { return __builtin_cpu_supports("avx2") != 0; }},
+    {kFma, "fma", [] { return __builtin_cpu_supports("fma") != 0; }},
+    {kBmi2, "bmi2", [] { return __builtin_cpu_supports("bmi2") != 0; }},
+    {kAvx512f, "avx512f", [] { return __builtin_cpu_supports("avx512f") != 0; }},
+    {kAvx512bw, "avx512bw", [] { return __builtin_cpu_supports("avx512bw") != 0; }},
+    {kAvx512dq, "avx512dq", [] { return __builtin_cpu_supports("avx512dq") != 0; }},
+    {kAvx512vl, "avx512vl", [] { return __builtin_cpu_supports("avx512vl") != 0; }},
+    {kAvx512vnni, "avx512vnni", [] { return __builtin_cpu_supports("avx512vnni") != 0; }},
+    {kAvx512bf16, "avx512bf16", [] { return __builtin_cpu_supports("avx512bf16") != 0; }},
 };
 
 void append(char* out, std::size_t size, const char* text) {
@@ -25,24 +37,12 @@ void append(char* out, std::size_t size, const char* text) {
 
 }  // namespace
 
-// __builtin_cpu_supports takes its name as a literal only.
 bool cpu_supports(unsigned set) {
   __builtin_cpu_init();
-  switch (set) {
-    case kSse42: return __builtin_cpu_supports("sse4.2");
-    case kPopcnt: return __builtin_cpu_supports("popcnt");
-    case kAvx: return __builtin_cpu_supports("avx");
-    case kAvx2: return __builtin_cpu_supports("avx2");
-    case kFma: return __builtin_cpu_supports("fma");
-    case kBmi2: return __builtin_cpu_supports("bmi2");
-    case kAvx512f: return __builtin_cpu_supports("avx512f");
-    case kAvx512bw: return __builtin_cpu_supports("avx512bw");
-    case kAvx512dq: return __builtin_cpu_supports("avx512dq");
-    case kAvx512vl: return __builtin_cpu_supports("avx512vl");
-    case kAvx512vnni: return __builtin_cpu_supports("avx512vnni");
-    case kAvx512bf16: return __builtin_cpu_supports("avx512bf16");
-    default: return false;
+  for (const auto& named : kNames) {
+    if (named.set == set) return named.present();
   }
+  return false;
 }
 
 int unsupported_instruction_sets(unsigned sets, bool (*supports)(unsigned set), char* out, std::size_t size) {
