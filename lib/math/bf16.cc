@@ -2,9 +2,7 @@
 
 #include <cstring>
 
-#if defined(__AVX512BF16__) && defined(__AVX512BW__)
-#include <immintrin.h>
-#endif
+#include "math/kernel_tables.h"
 
 namespace rnnsearch::math {
 
@@ -25,24 +23,17 @@ float bf16_to_float(std::uint16_t value) {
 }
 
 void round_to_bf16(const float* in, int rows, int cols, int in_stride, std::uint16_t* out, int out_stride) {
+  if (const kernels::Bf16Kernels* kernels = bf16_kernels(cpu_isa())) {
+    kernels->round_rows(in, rows, cols, in_stride, out, out_stride);
+    return;
+  }
   for (int r = 0; r < rows; ++r) {
     const float* from = in + static_cast<std::size_t>(r) * static_cast<std::size_t>(in_stride);
     std::uint16_t* to = out + static_cast<std::size_t>(r) * static_cast<std::size_t>(out_stride);
-    int j = 0;
-#if defined(__AVX512BF16__) && defined(__AVX512BW__)
-    for (; j + 16 <= cols; j += 16) {
-      const __m256bh rounded = _mm512_cvtneps_pbh(_mm512_loadu_ps(from + j));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + j), reinterpret_cast<const __m256i&>(rounded));
-    }
-#endif
-    for (; j < cols; ++j) to[j] = to_bf16(from[j]);
+    for (int j = 0; j < cols; ++j) to[j] = to_bf16(from[j]);
   }
 }
 
-bool cpu_has_avx512_bf16() {
-  __builtin_cpu_init();
-  static const bool available = __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512f");
-  return available;
-}
+bool cpu_has_avx512_bf16() { return cpu_isa() >= CpuIsa::kAvx512Bf16; }
 
 }  // namespace rnnsearch::math

@@ -11,10 +11,11 @@ std::uint16_t to_bf16(float x);
 // The float a bfloat16 value stands for.
 float bf16_to_float(std::uint16_t value);
 // Rounds a rows x cols matrix (row r at in + r * in_stride) to bfloat16, row r written at
-// out + r * out_stride (vectorized where the build has AVX512_BF16).
+// out + r * out_stride (vectorized at the avx512-bf16 level, math/cpu_isa.h).
 void round_to_bf16(const float* in, int rows, int cols, int in_stride, std::uint16_t* out, int out_stride);
 
-// The CPU has AVX512_BF16 (CPUs with AMX-BF16 have it too); checked once.
+// The level of instruction sets (math::cpu_isa(), which RNNSEARCH_CPU_ISA may cap) has
+// AVX512_BF16 (CPUs with AMX-BF16 have it too).
 bool cpu_has_avx512_bf16();
 
 }  // namespace rnnsearch::math

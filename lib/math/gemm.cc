@@ -91,7 +91,7 @@ void gemm(ConstMatrixView a, const PackedMatrix& w, MutableMatrixView c, float a
     case Precision::kFp32:
       row_stable_gemm(Transpose::kNo, m, n, k, alpha, a.data, a.stride, w.fp32().data(), n, beta, c.data, c.stride);
       break;
-    case Precision::kInt8: int8_gemm(a, w, c, alpha, beta, best_int8_kernel()); break;
+    case Precision::kInt8: int8_gemm(a, w, c, alpha, beta); break;
     case Precision::kBf16: bf16_gemm(a, w, c, alpha, beta); break;
   }
 }

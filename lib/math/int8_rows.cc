@@ -1,232 +1,40 @@
-// Quantizing a's rows for the int8 kernels (int8_rows.h): the portable form states the
-// arithmetic; the AVX2 and AVX-512 forms do the same operations on 8 or 16 values at a time.
+// Quantizing a's rows for the int8 kernels (int8_rows.h) with a level's row kernels
+// (math/kernels/int8_row_kernels.cc).
 #include "math/int8_rows.h"
 
-#include <algorithm>
-#include <cmath>
-#include <string>
-#include <type_traits>
-
+#include "math/kernel_tables.h"
 #include "math/quantized_kernels.h"
-#include "util/error.h"
-
-#if defined(__AVX2__) || defined(__AVX512F__)
-#include <immintrin.h>
-#endif
 
 namespace rnnsearch::math {
 
 namespace {
 
-template <Int8RowFormat F>
-using Element = std::conditional_t<F == Int8RowFormat::kS16, std::int16_t,
-                                   std::conditional_t<F == Int8RowFormat::kU8, std::uint8_t, std::int8_t>>;
-
-template <Int8RowFormat F>
-Element<F> encode(std::int8_t q) {
-  return static_cast<Element<F>>(F == Int8RowFormat::kU8 ? q + 128 : q);
-}
-
-// max(max_abs, |row_j|) over j in [from, k): a NaN never replaces the maximum.
-float max_abs_portable(const float* row, int from, int k, float max_abs) {
-  for (int j = from; j < k; ++j) max_abs = std::max(max_abs, std::fabs(row[j]));
-  return max_abs;
-}
-
-float max_abs_portable(const float* row, int k) { return max_abs_portable(row, 0, k, 0.0f); }
-
-// q_j for j in [from, stride): row_j quantized, then zero's code in the padding (j >= k).
-template <Int8RowFormat F>
-void quantize_portable(const float* row, int from, int k, int stride, float inverse, Element<F>* q) {
-  for (int j = from; j < k; ++j) q[j] = encode<F>(quantize_int8(row[j], inverse));
-  for (int j = std::max(from, k); j < stride; ++j) q[j] = encode<F>(0);
-}
-
-template <Int8RowFormat F>
-void quantize_portable(const float* row, int k, int stride, float inverse, Element<F>* q) {
-  quantize_portable<F>(row, 0, k, stride, inverse, q);
-}
-
-// The vector forms clamp x * inverse to [-127, 127] before rounding it (vcvtps2dq, in the
-// current mode as nearbyint), which gives the integers of rounding first: the rounding is
-// monotonic and keeps -127 and 127. vmaxps returns its second operand when either is a
-// NaN, so max(x, -127) is -127 for a NaN x, as std::max(-127.0f, NaN) is, and
-// max(|x|, m) is m, as std::max(m, NaN) is.
-
-#if defined(__AVX2__)
-
-// The largest of m's lanes, none of them a NaN (so the order does not matter).
-float max_lane(__m256 m) {
-  __m128 half = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
-  half = _mm_max_ps(half, _mm_movehl_ps(half, half));
-  return _mm_cvtss_f32(_mm_max_ss(half, _mm_movehdup_ps(half)));
-}
-
-__m256i quantize8_avx2(const float* x, __m256 inverse) {
-  const __m256 product = _mm256_mul_ps(_mm256_loadu_ps(x), inverse);
-  return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(product, _mm256_set1_ps(-127.0f)), _mm256_set1_ps(127.0f)));
-}
-
-float max_abs_avx2(const float* row, int k) {
-  const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
-  __m256 m0 = _mm256_setzero_ps(), m1 = m0;
-  int j = 0;
-  for (; j + 16 <= k; j += 16) {
-    m0 = _mm256_max_ps(_mm256_and_ps(_mm256_loadu_ps(row + j), magnitude), m0);
-    m1 = _mm256_max_ps(_mm256_and_ps(_mm256_loadu_ps(row + j + 8), magnitude), m1);
-  }
-  return max_abs_portable(row, j, k, max_lane(_mm256_max_ps(m0, m1)));
-}
-
-template <Int8RowFormat F>
-void quantize_avx2(const float* row, int k, int stride, float inverse, Element<F>* q) {
-  const __m256 scale = _mm256_set1_ps(inverse);
-  int j = 0;
-  for (; j + 16 <= k; j += 16) {
-    const __m256i low = quantize8_avx2(row + j, scale), high = quantize8_avx2(row + j + 8, scale);
-    const __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(low, high), 0xD8);  // 16 in order
-    if constexpr (F == Int8RowFormat::kS16) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + j), words);
-    } else {
-      __m128i bytes = _mm_packs_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
-      if constexpr (F == Int8RowFormat::kU8) bytes = _mm_xor_si128(bytes, _mm_set1_epi8(-128));  // q + 128
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + j), bytes);
-    }
-  }
-  quantize_portable<F>(row, j, k, stride, inverse, q);
-}
-
-#endif  // __AVX2__
-
-#if defined(__AVX512F__)  // which implies __AVX2__
-
-__m512i quantize16_avx512(__m512 x, __m512 inverse) {
-  const __m512 product = _mm512_mul_ps(x, inverse);
-  return _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(product, _mm512_set1_ps(-127.0f)), _mm512_set1_ps(127.0f)));
-}
-
-float max_abs_avx512(const float* row, int k) {
-  __m512 m0 = _mm512_setzero_ps(), m1 = m0;
-  int j = 0;
-  for (; j + 32 <= k; j += 32) {
-    m0 = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(row + j)), m0);
-    m1 = _mm512_max_ps(_mm512_abs_ps(_mm512_loadu_ps(row + j + 16)), m1);
-  }
-  for (; j < k; j += 16) {  // the lanes past k load zeros, which change no maximum
-    const __mmask16 valid = k - j >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (k - j)) - 1);
-    m0 = _mm512_max_ps(_mm512_abs_ps(_mm512_maskz_loadu_ps(valid, row + j)), m0);
-  }
-  // Through memory: GCC 12 warns of its own _mm512_undefined_ps in the 512-bit reductions.
-  alignas(64) float lanes[32];
-  _mm512_store_ps(lanes, m0);
-  _mm512_store_ps(lanes + 16, m1);
-  const __m256 low = _mm256_max_ps(_mm256_load_ps(lanes), _mm256_load_ps(lanes + 8));
-  return max_lane(_mm256_max_ps(low, _mm256_max_ps(_mm256_load_ps(lanes + 16), _mm256_load_ps(lanes + 24))));
-}
-
-// Lanes `mask` of the int32 values q (in [-127, 127]) stored in format F.
-template <Int8RowFormat F>
-void store16_avx512(Element<F>* to, __mmask16 mask, __m512i q) {
-  if constexpr (F == Int8RowFormat::kU8) q = _mm512_add_epi32(q, _mm512_set1_epi32(128));
-  if constexpr (F == Int8RowFormat::kS16) {
-    if (mask == 0xFFFF) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), _mm512_cvtepi32_epi16(q));
-    } else {
-      _mm512_mask_cvtepi32_storeu_epi16(to, mask, q);
-    }
-  } else if (mask == 0xFFFF) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), _mm512_cvtepi32_epi8(q));
-  } else {
-    _mm512_mask_cvtepi32_storeu_epi8(to, mask, q);
-  }
-}
-
-template <Int8RowFormat F>
-void quantize_avx512(const float* row, int k, int stride, float inverse, Element<F>* q) {
-  const __m512 scale = _mm512_set1_ps(inverse);
-  int j = 0;
-  for (; j + 16 <= k; j += 16) store16_avx512<F>(q + j, 0xFFFF, quantize16_avx512(_mm512_loadu_ps(row + j), scale));
-  if (j == stride) return;
-  // k - j < 16 values, then the padding up to stride (at most 16 in all) as zeros.
-  const __mmask16 valid = static_cast<__mmask16>((1u << (k - j)) - 1);
-  const __m512i tail = quantize16_avx512(_mm512_maskz_loadu_ps(valid, row + j), scale);
-  store16_avx512<F>(q + j, static_cast<__mmask16>((1u << (stride - j)) - 1), _mm512_maskz_mov_epi32(valid, tail));
-}
-
-#endif  // __AVX512F__
-
-template <Int8RowFormat F>
-struct RowFunctions {
-  float (*max_abs)(const float* row, int k);
-  void (*quantize)(const float* row, int k, int stride, float inverse, Element<F>* q);
-};
-
-template <Int8RowFormat F>
-RowFunctions<F> row_functions(Int8RowCode code) {
-  switch (code) {
-    case Int8RowCode::kPortable: return {max_abs_portable, quantize_portable<F>};
-#if defined(__AVX2__)
-    case Int8RowCode::kAvx2: return {max_abs_avx2, quantize_avx2<F>};
-#endif
-#if defined(__AVX512F__)
-    case Int8RowCode::kAvx512: return {max_abs_avx512, quantize_avx512<F>};
-#endif
-    default: break;
-  }
-  throw util::Error(std::string("int8 rows: code ") + int8_row_code_name(code) + " is not available here");
-}
-
-template <Int8RowFormat F>
-void quantize_rows(ConstMatrixView a, Int8RowCode code, Int8Rows& rows) {
-  const RowFunctions<F> f = row_functions<F>(code);
+template <typename T>
+void quantize_rows(ConstMatrixView a, const kernels::Int8RowKernels& f,
+                   void (*quantize)(const float*, int, int, float, T*), Int8Rows& rows) {
   const std::size_t elements = static_cast<std::size_t>(a.rows) * static_cast<std::size_t>(rows.stride);
-  const std::size_t words = (elements * sizeof(Element<F>) + 1) / 2;
+  const std::size_t words = (elements * sizeof(T) + 1) / 2;
   if (rows.storage.size() < words) rows.storage.resize(words);  // grown only: never filled again
   if (rows.scale.size() < static_cast<std::size_t>(a.rows)) rows.scale.resize(static_cast<std::size_t>(a.rows));
-  auto* out = reinterpret_cast<Element<F>*>(rows.storage.data());  // 8-bit formats: its bytes
+  auto* out = reinterpret_cast<T*>(rows.storage.data());  // 8-bit formats: its bytes
   for (int i = 0; i < a.rows; ++i) {
     const float* row = a.data + static_cast<long>(i) * a.stride;
     const float max_abs = f.max_abs(row, a.cols);
     rows.scale[static_cast<std::size_t>(i)] = int8_step(max_abs);
-    f.quantize(row, a.cols, rows.stride, int8_inverse_step(max_abs), out + static_cast<std::size_t>(i) * rows.stride);
+    quantize(row, a.cols, rows.stride, int8_inverse_step(max_abs), out + static_cast<std::size_t>(i) * rows.stride);
   }
 }
 
 }  // namespace
 
-const char* int8_row_code_name(Int8RowCode code) {
-  switch (code) {
-    case Int8RowCode::kPortable: return "portable";
-    case Int8RowCode::kAvx2: return "avx2";
-    case Int8RowCode::kAvx512: return "avx512";
-  }
-  return "unknown";
-}
-
-std::vector<Int8RowCode> int8_row_codes() {
-  std::vector<Int8RowCode> codes{Int8RowCode::kPortable};
-  __builtin_cpu_init();
-#if defined(__AVX2__)
-  if (__builtin_cpu_supports("avx2")) codes.push_back(Int8RowCode::kAvx2);
-#endif
-#if defined(__AVX512F__)
-  if (__builtin_cpu_supports("avx512f")) codes.push_back(Int8RowCode::kAvx512);
-#endif
-  return codes;
-}
-
-Int8RowCode best_int8_row_code() {
-  static const Int8RowCode best = int8_row_codes().back();
-  return best;
-}
-
-void quantize_int8_rows(ConstMatrixView a, Int8RowFormat format, Int8Rows& rows, Int8RowCode code) {
+void quantize_int8_rows(ConstMatrixView a, Int8RowFormat format, Int8Rows& rows, CpuIsa isa) {
+  const kernels::Int8RowKernels& f = int8_row_kernels(isa);
   rows.format = format;
   rows.stride = 4 * ((a.cols + 3) / 4);
   switch (format) {
-    case Int8RowFormat::kS8: quantize_rows<Int8RowFormat::kS8>(a, code, rows); break;
-    case Int8RowFormat::kS16: quantize_rows<Int8RowFormat::kS16>(a, code, rows); break;
-    case Int8RowFormat::kU8: quantize_rows<Int8RowFormat::kU8>(a, code, rows); break;
+    case Int8RowFormat::kS8: quantize_rows(a, f, f.quantize_s8, rows); break;
+    case Int8RowFormat::kS16: quantize_rows(a, f, f.quantize_s16, rows); break;
+    case Int8RowFormat::kU8: quantize_rows(a, f, f.quantize_u8, rows); break;
   }
 }
 

@@ -12,18 +12,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "math/cpu_isa.h"
 #include "math/gemm.h"
 
 namespace rnnsearch::math {
 
 enum class Int8RowFormat { kS8, kS16, kU8 };
-// The instructions quantizing rows: portable C++, AVX2 or AVX-512F, each where built.
-enum class Int8RowCode { kPortable, kAvx2, kAvx512 };
-
-const char* int8_row_code_name(Int8RowCode code);
-// The codes this build and CPU can run, the portable one first and the fastest last.
-std::vector<Int8RowCode> int8_row_codes();
-Int8RowCode best_int8_row_code();
 
 // Quantized rows, their buffers reused from product to product (grown, never cleared).
 struct Int8Rows {
@@ -34,8 +28,8 @@ struct Int8Rows {
   const void* data() const { return storage.data(); }
 };
 
-// rows = a quantized in `format` by `code` (one of int8_row_codes()).
-void quantize_int8_rows(ConstMatrixView a, Int8RowFormat format, Int8Rows& rows,
-                        Int8RowCode code = best_int8_row_code());
+// rows = a quantized in `format` by the row kernels of `isa`'s level (portable C++, AVX2
+// or AVX-512; a level up to cpu_isa()): the same bits from each.
+void quantize_int8_rows(ConstMatrixView a, Int8RowFormat format, Int8Rows& rows, CpuIsa isa = cpu_isa());
 
 }  // namespace rnnsearch::math

@@ -1,5 +1,6 @@
 #include "math/precision.h"
 
+#include "math/cpu_isa.h"
 #include "math/quantized_kernels.h"
 #include "util/error.h"
 
@@ -34,7 +35,7 @@ void check_precision_supported(Precision precision) {
 }
 
 Precision automatic_precision() {
-  return best_int8_kernel() == Int8Kernel::kAvx512Vnni ? Precision::kInt8 : Precision::kFp32;
+  return cpu_isa() >= CpuIsa::kAvx512Vnni ? Precision::kInt8 : Precision::kFp32;
 }
 
 }  // namespace rnnsearch::math

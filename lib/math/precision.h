@@ -17,15 +17,15 @@ const char* precision_name(Precision precision);
 Precision parse_precision(const std::string& name);
 
 // Whether this build and this CPU can multiply in `precision`: fp32 and int8 always
-// (int8 has a portable kernel), bf16 only with AVX512_BF16 instructions, compiled in
-// (-march=native on such a CPU) and present at run time.
+// (int8 has a portable kernel), bf16 only at the avx512-bf16 level (math/cpu_isa.h: the
+// CPU has AVX512_BF16 and RNNSEARCH_CPU_ISA does not hold the level below it).
 bool precision_supported(Precision precision);
 // Throws util::UsageError "--precision bf16: this CPU has no bf16 instructions
 // (avx512_bf16)" when precision_supported is false.
 void check_precision_supported(Precision precision);
 
-// What --precision auto means on this machine (nmt-decode(1)): int8 where the CPU
-// has VNNI dot-product instructions (AVX512_VNNI), fp32 elsewhere.
+// What --precision auto means on this machine (nmt-decode(1)): int8 at the avx512-vnni
+// level and above (VNNI dot-product instructions), fp32 elsewhere.
 Precision automatic_precision();
 
 }  // namespace rnnsearch::math

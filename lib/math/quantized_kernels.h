@@ -5,14 +5,15 @@
 //
 // int8: c_ij = alpha * (s_i * t_j) * sum_k qa_ik qw_kj + beta * c_ij, qa the row's 8-bit
 // activations, qw the column's 8-bit weights. The sums are exact in int32, so the
-// kernels below give the same bits as each other, on every machine:
-//   kScalar     portable C++, any CPU
-//   kAvx2       AVX2: the 8-bit values widened to 16 bits and multiplied by vpmaddwd,
+// kernels below give the same bits as each other, on every machine (the level of
+// instruction sets, math/cpu_isa.h, picks one; the code is in math/kernels/int8_tile_kernels.cc):
+//   scalar      portable C++, any CPU (baseline)
+//   avx2        AVX2: the 8-bit values widened to 16 bits and multiplied by vpmaddwd,
 //               whose pair sums (at most 2 * 127 * 127) cannot saturate. (vpmaddubsw
 //               multiplies 8-bit values directly but saturates its 16-bit pair sums:
 //               255 * 127 * 2 > 32767; avoiding it keeps the full 8 bits and the same
 //               results as VNNI, at about half of vpmaddubsw's speed.)
-//   kAvx512Vnni AVX512_VNNI vpdpbusd (u8 x s8, four products into int32, exact): the
+//   avx512-vnni AVX512_VNNI vpdpbusd (u8 x s8, four products into int32, exact): the
 //               activations are offset by 128 into u8 and the offset's contribution,
 //               128 * sum_k qw_kj, is subtracted from the sums.
 // bf16: c_ij = alpha * sum_k bf16(a_ik) bf16(w_kj) + beta * c_ij, each element one chain
@@ -23,24 +24,23 @@
 #include <limits>
 #include <vector>
 
+#include "math/cpu_isa.h"
 #include "math/gemm.h"
+#include "math/kernels/kernels.h"
 
 namespace rnnsearch::math {
 
 class PackedMatrix;
 
-enum class Int8Kernel { kScalar, kAvx2, kAvx512Vnni };
-
-const char* int8_kernel_name(Int8Kernel kernel);
-// The kernels this build and CPU can run, the portable one first and the fastest last.
-std::vector<Int8Kernel> int8_kernels();
-Int8Kernel best_int8_kernel();
+// The int8 kernel `isa`'s level uses: "scalar", "avx2" or "avx512-vnni".
+const char* int8_kernel_name(CpuIsa isa);
+// Whether cpu_isa() has the bf16 kernel (avx512-bf16).
 bool bf16_kernel_available();
 
-// c: [M x N] = alpha * a: [M x K] * b + beta * c for an int8 `b`, with the kernel named
-// (which must be one of int8_kernels()); math::gemm calls it with best_int8_kernel().
+// c: [M x N] = alpha * a: [M x K] * b + beta * c for an int8 `b`, with the kernel of
+// `isa`'s level (a level up to cpu_isa()).
 void int8_gemm(ConstMatrixView a, const PackedMatrix& b, MutableMatrixView c, float alpha, float beta,
-               Int8Kernel kernel);
+               CpuIsa isa = cpu_isa());
 // The same for a bf16 `b`; needs bf16_kernel_available().
 void bf16_gemm(ConstMatrixView a, const PackedMatrix& b, MutableMatrixView c, float alpha, float beta);
 
@@ -57,9 +57,6 @@ inline float int8_inverse_step(float max_abs) {
   return max_abs >= 127.0f / std::numeric_limits<float>::max() ? 127.0f / max_abs : 0.0f;
 }
 // round(x / step) to nearest even, within [-127, 127] (a NaN gives -127).
-inline std::int8_t quantize_int8(float x, float inverse_step) {
-  const float q = std::nearbyint(x * inverse_step);
-  return static_cast<std::int8_t>(std::min(127.0f, std::max(-127.0f, q)));
-}
+inline std::int8_t quantize_int8(float x, float inverse_step) { return kernels::quantize_int8(x, inverse_step); }
 
 }  // namespace rnnsearch::math

@@ -19,31 +19,23 @@
 //   lane[a % 16] = fma(v_a, t, lane[a % 16])    (16 lanes from +0, a ascending)
 // then the lanes summed pairwise: l[i] += l[i + 8] (i < 8), l[i] += l[i + 4] (i < 4),
 // l[i] += l[i + 2] (i < 2), result l[0] + l[1]. Elements past n add nothing.
-#include <vector>
+#include "math/cpu_isa.h"
 
 namespace rnnsearch::math {
-
-enum class TanhDotKernel {
-  kScalar,  // portable C++ (std::fma), any CPU
-  kAvx2,    // two 8-float registers stand for the 16 lanes (AVX2 and FMA)
-  kAvx512,  // one 16-float register (AVX-512F)
-};
-
-const char* tanh_dot_kernel_name(TanhDotKernel kernel);
-// The kernels this build and CPU can run, the portable one first and the fastest last.
-std::vector<TanhDotKernel> tanh_dot_kernels();
-TanhDotKernel best_tanh_dot_kernel();
 
 // The approximation above, one value (the scalar kernel's arithmetic).
 float fast_tanh(float x);
 
 // sum_a h_a v_a over n >= 0 elements in the lanes and order above (lane[a % 16] =
-// fma(h_a, v_a, lane[a % 16]), then the pairwise sum), with the widest vectors this build
-// has: the same bits from each (additive attention's exact fp32 scores).
+// fma(h_a, v_a, lane[a % 16]), then the pairwise sum), with cpu_isa()'s kernel: the same
+// bits from each (additive attention's exact fp32 scores).
 float lane_dot(const float* h, const float* v, int n);
 
-// sum_a v_a * fast_tanh(q_a + k_a) over n >= 0 elements, with `kernel` (one of
-// tanh_dot_kernels()).
-float tanh_dot(const float* q, const float* k, const float* v, int n, TanhDotKernel kernel);
+// sum_a v_a * fast_tanh(q_a + k_a) over n >= 0 elements.
+using TanhDotFunction = float (*)(const float* q, const float* k, const float* v, int n);
+// The kernel of `isa`'s level (a level up to cpu_isa()): scalar C++ (std::fma) on the
+// baseline, two 8-float registers standing for the 16 lanes with AVX2, one 16-float
+// register with AVX-512.
+TanhDotFunction tanh_dot_function(CpuIsa isa = cpu_isa());
 
 }  // namespace rnnsearch::math

@@ -124,14 +124,14 @@ void AdditiveAttention::fast_scores(const math::Matrix& keys, Eigen::Index B, co
                                     StepCache& cache) const {
   const Eigen::Index S = mask.rows(), R = mask.cols();
   const int A = attention_dim();
-  const math::TanhDotKernel kernel = math::best_tanh_dot_kernel();
+  const math::TanhDotFunction tanh_dot = math::tanh_dot_function();
   const float* v = score_weight_.value.data();  // v_a: [A x 1], contiguous
   cache.scores_bs.resize(R, S);  // e: [R x S]
   for (Eigen::Index j = 0; j < S; ++j) {
     for (Eigen::Index r = 0; r < R; ++r) {
       const float* key = keys.row(j * B + sentence_of(cache, r)).data();
       cache.scores_bs(r, j) =
-          mask(j, r) != 0.0f ? math::tanh_dot(cache.projected_query.row(r).data(), key, v, A, kernel) : 0.0f;
+          mask(j, r) != 0.0f ? tanh_dot(cache.projected_query.row(r).data(), key, v, A) : 0.0f;
     }
   }
 }

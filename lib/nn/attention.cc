@@ -2,11 +2,8 @@
 
 #include <algorithm>
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
 #include "math/softmax.h"
+#include "math/weighted_rows.h"
 #include "nn/additive_attention.h"
 #include "nn/fixed_context.h"
 #include "nn/multiplicative_attention.h"
@@ -85,47 +82,6 @@ const math::Matrix& Attention::map_rows(const math::Matrix& source_mask, const s
   return mask;
 }
 
-namespace {
-
-// out[0, width) = sum over j < span, in order, of weights[j] * rows[j][0, width) (row j at
-// rows + j * stride), each element one fused multiply-add chain from 0: the bits of
-// `c += w * h` row by row, with the sums held in registers across the positions.
-void weighted_rows(const float* weights, int span, const float* rows, long stride, int width, float* out) {
-  int k = 0;
-#if defined(__AVX512F__)
-  constexpr int kLanes = 16, kRegisters = 8;
-  for (; k + kLanes * kRegisters <= width; k += kLanes * kRegisters) {
-    __m512 acc[kRegisters];
-    for (auto& a : acc) a = _mm512_setzero_ps();
-    for (int j = 0; j < span; ++j) {
-      const __m512 w = _mm512_set1_ps(weights[j]);
-      const float* h = rows + j * stride + k;
-      for (int i = 0; i < kRegisters; ++i) acc[i] = _mm512_fmadd_ps(w, _mm512_loadu_ps(h + i * kLanes), acc[i]);
-    }
-    for (int i = 0; i < kRegisters; ++i) _mm512_storeu_ps(out + k + i * kLanes, acc[i]);
-  }
-#elif defined(__AVX2__) && defined(__FMA__)
-  constexpr int kLanes = 8, kRegisters = 8;
-  for (; k + kLanes * kRegisters <= width; k += kLanes * kRegisters) {
-    __m256 acc[kRegisters];
-    for (auto& a : acc) a = _mm256_setzero_ps();
-    for (int j = 0; j < span; ++j) {
-      const __m256 w = _mm256_set1_ps(weights[j]);
-      const float* h = rows + j * stride + k;
-      for (int i = 0; i < kRegisters; ++i) acc[i] = _mm256_fmadd_ps(w, _mm256_loadu_ps(h + i * kLanes), acc[i]);
-    }
-    for (int i = 0; i < kRegisters; ++i) _mm256_storeu_ps(out + k + i * kLanes, acc[i]);
-  }
-#endif
-  for (; k < width; ++k) {
-    float sum = 0.0f;
-    for (int j = 0; j < span; ++j) sum += weights[j] * rows[j * stride + k];  // contracted to an fma where built
-    out[k] = sum;
-  }
-}
-
-}  // namespace
-
 void Attention::weighted_context(const StepCache& cache, const math::Matrix& annotations, Eigen::Index B,
                                  math::Matrix& context) {
   const Eigen::Index R = cache.weights.rows();
@@ -134,7 +90,7 @@ void Attention::weighted_context(const StepCache& cache, const math::Matrix& ann
   for (Eigen::Index r = 0; r < R; ++r) {
     const Eigen::Index b = sentence_of(cache, r);
     const int span = cache.span[static_cast<std::size_t>(r)];
-    weighted_rows(cache.weights.row(r).data(), span, annotations.row(b).data(), static_cast<long>(B * D), D,
+    math::weighted_rows(cache.weights.row(r).data(), span, annotations.row(b).data(), static_cast<long>(B * D), D,
                   context.row(r).data());
   }
 }

@@ -68,15 +68,15 @@ void score_kernels(int runs, int A) {
     }
   });
   std::printf("  %-48s %8.1f\n", "fp32: Eigen tanh row, dot with v", eigen / (kRows * kPositions));
-  for (const math::TanhDotKernel kernel : math::tanh_dot_kernels()) {
+  for (const math::CpuIsa kernel : math::cpu_isas_up_to_current()) {
     const double ns = median_ns(runs, [&] {
       for (int j = 0; j < kPositions; ++j) {
         for (int r = 0; r < kRows; ++r) {
-          scores(r, j) = math::tanh_dot(q.row(r).data(), k.row(j).data(), v.data(), A, kernel);
+          scores(r, j) = math::tanh_dot_function(kernel)(q.row(r).data(), k.row(j).data(), v.data(), A);
         }
       }
     });
-    std::printf("  %-48s %8.1f\n", (std::string("tanh_dot ") + math::tanh_dot_kernel_name(kernel)).c_str(),
+    std::printf("  %-48s %8.1f\n", (std::string("tanh_dot ") + math::cpu_isa_name(kernel)).c_str(),
                 ns / (kRows * kPositions));
   }
 }

@@ -57,12 +57,12 @@ double cpu_us_per_call(int runs, const std::function<void()>& call) {
 // The best int8 kernel per call and its quantization of a alone, at hansard36's decoder
 // shapes (N x K: the output layer over a shortlist's union, GRU W, U_zr, U_h and W_a).
 void per_call_table(int runs) {
-  const Int8Kernel kernel = best_int8_kernel();
-  const Int8RowFormat format = kernel == Int8Kernel::kAvx512Vnni ? Int8RowFormat::kU8
-                               : kernel == Int8Kernel::kAvx2     ? Int8RowFormat::kS16
-                                                                 : Int8RowFormat::kS8;
-  std::printf("median us of thread CPU time per call, %d runs; int8 kernel %s, rows by %s\n", runs,
-              int8_kernel_name(kernel), int8_row_code_name(best_int8_row_code()));
+  const CpuIsa level = cpu_isa();
+  const Int8RowFormat format = level >= CpuIsa::kAvx512Vnni ? Int8RowFormat::kU8
+                               : level >= CpuIsa::kAvx2     ? Int8RowFormat::kS16
+                                                            : Int8RowFormat::kS8;
+  std::printf("median us of thread CPU time per call, %d runs; level %s, int8 kernel %s\n", runs,
+              cpu_isa_name(level), int8_kernel_name(level));
   std::printf("%-20s %12s %12s\n", "M x N x K", "int8_gemm", "a's rows");
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> u(-1, 1);
@@ -76,7 +76,7 @@ void per_call_table(int runs) {
       const PackedMatrix int8(w, Transpose::kNo, Precision::kInt8);
       Int8Rows rows;
       std::printf("%-20s %12.2f %12.2f\n", (std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k)).c_str(),
-                  cpu_us_per_call(runs, [&] { int8_gemm(a, int8, c, 1.0f, 0.0f, kernel); }),
+                  cpu_us_per_call(runs, [&] { int8_gemm(a, int8, c, 1.0f, 0.0f, level); }),
                   cpu_us_per_call(runs, [&] { quantize_int8_rows(a, format, rows); }));
     }
   }
@@ -100,10 +100,10 @@ int main(int argc, char** argv) {
   std::uniform_real_distribution<float> u(-1, 1);
   const bool bf16 = precision_supported(Precision::kBf16);
   std::printf("median GFLOP/s of %d runs, one thread; int8 kernels:", runs);
-  for (const Int8Kernel kernel : int8_kernels()) std::printf(" %s", int8_kernel_name(kernel));
+  for (const CpuIsa kernel : cpu_isas_up_to_current()) std::printf(" %s", int8_kernel_name(kernel));
   std::printf("; bf16 %s\n", bf16 ? "avx512_bf16" : "not on this CPU");
   std::printf("%-20s %8s", "M x N x K", "fp32");
-  for (const Int8Kernel kernel : int8_kernels()) std::printf(" %12s", (std::string("int8 ") + int8_kernel_name(kernel)).c_str());
+  for (const CpuIsa kernel : cpu_isas_up_to_current()) std::printf(" %12s", (std::string("int8 ") + int8_kernel_name(kernel)).c_str());
   std::printf(" %8s\n", "bf16");
   const int shapes[][2] = {{13039, 256}, {1536, 768}, {1024, 512}, {512, 512}};  // hansard36's decoder: W_out, GRU W, U_zr, U_h
   for (const auto& s : shapes) {
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
       const RowStableProducts row_stable;
       std::printf("%-20s %8.1f", (std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k)).c_str(),
                   rate(m, n, k, runs, [&] { gemm(a, Transpose::kNo, w, Transpose::kNo, c); }));
-      for (const Int8Kernel kernel : int8_kernels()) {
+      for (const CpuIsa kernel : cpu_isas_up_to_current()) {
         std::printf(" %12.1f", rate(m, n, k, runs, [&] { int8_gemm(a, int8, c, 1.0f, 0.0f, kernel); }));
       }
       if (bf16) {

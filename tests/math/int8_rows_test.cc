@@ -107,8 +107,7 @@ BOOST_AUTO_TEST_SUITE(int8_rows_suite)
 
 BOOST_AUTO_TEST_CASE(every_code_and_format_gives_the_bits_of_the_scalar_definitions) {
   std::mt19937 rng(11);
-  BOOST_TEST_MESSAGE("int8 row codes here: " << int8_row_codes().size() << ", best "
-                                             << int8_row_code_name(best_int8_row_code()));
+  BOOST_TEST_MESSAGE("int8 row kernels up to " << cpu_isa_name(cpu_isa()));
   Int8Rows rows;  // one buffer throughout: grown, reused for fewer rows, switched between formats
   for (const int k : {1, 2, 3, 4, 5, 7, 8, 13, 15, 16, 17, 29, 31, 32, 33, 47, 63, 64, 65, 255, 256, 257, 1023, 1027}) {
     for (const int m : {1, 3, 10, 13, 40, 160}) {
@@ -117,12 +116,12 @@ BOOST_AUTO_TEST_CASE(every_code_and_format_gives_the_bits_of_the_scalar_definiti
       const ConstMatrixView a = parent.block(0, 1, m, k);
       const int stride = 4 * ((k + 3) / 4);
       const Reference expected = reference(a, stride);
-      for (const Int8RowCode code : int8_row_codes()) {
+      for (const CpuIsa code : cpu_isas_up_to_current()) {
         for (const Int8RowFormat format : kFormats) {
           quantize_int8_rows(a, format, rows, code);
-          BOOST_TEST_INFO(int8_row_code_name(code) << ", format " << static_cast<int>(format) << ", " << m << " x " << k);
+          BOOST_TEST_INFO(cpu_isa_name(code) << ", format " << static_cast<int>(format) << ", " << m << " x " << k);
           BOOST_TEST(rows.stride == stride);
-          BOOST_TEST_INFO(int8_row_code_name(code) << ", format " << static_cast<int>(format) << ", " << m << " x " << k);
+          BOOST_TEST_INFO(cpu_isa_name(code) << ", format " << static_cast<int>(format) << ", " << m << " x " << k);
           BOOST_TEST(difference(rows, expected, a) == "");
         }
       }
@@ -138,11 +137,11 @@ BOOST_AUTO_TEST_CASE(rows_round_half_steps_to_even_and_nans_to_minus_127) {
   a.row(0) << 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 126.5f, -126.5f, nan, -127.0f;
   a.row(1) << 1.0f, inf, -3.0f, nan, 0.0f, -inf, 2.5f, 0.0f, 0.0f;
   const std::vector<int> q0{0, 2, 2, 0, -2, 126, -126, -127, -127}, q1{0, -127, 0, -127, 0, -127, 0, 0, 0};
-  for (const Int8RowCode code : int8_row_codes()) {
+  for (const CpuIsa code : cpu_isas_up_to_current()) {
     Int8Rows rows;
     quantize_int8_rows(a, Int8RowFormat::kS16, rows, code);
     const auto* q = static_cast<const std::int16_t*>(rows.data());
-    BOOST_TEST_INFO(int8_row_code_name(code));
+    BOOST_TEST_INFO(cpu_isa_name(code));
     BOOST_TEST(rows.stride == 12);
     BOOST_TEST(rows.scale[0] == 1.0f);
     BOOST_TEST(std::isinf(rows.scale[1]));
@@ -158,11 +157,11 @@ BOOST_AUTO_TEST_CASE(rows_below_the_smallest_invertible_maximum_quantize_to_zero
   const float nan = std::numeric_limits<float>::quiet_NaN();
   Matrix a(1, 6);
   a.row(0) << 0.0f, 1e-38f, -2e-38f, -0.0f, nan, 3e-37f;
-  for (const Int8RowCode code : int8_row_codes()) {
+  for (const CpuIsa code : cpu_isas_up_to_current()) {
     Int8Rows rows;
     quantize_int8_rows(a, Int8RowFormat::kS16, rows, code);
     const auto* q = static_cast<const std::int16_t*>(rows.data());
-    BOOST_TEST_INFO(int8_row_code_name(code));
+    BOOST_TEST_INFO(cpu_isa_name(code));
     BOOST_TEST(std::vector<int>(q, q + 6) == std::vector<int>({0, 0, 0, 0, -127, 0}), boost::test_tools::per_element());
   }
   BOOST_TEST(int8_inverse_step(3.8e-37f) > 0.0f);

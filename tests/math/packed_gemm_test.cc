@@ -49,7 +49,7 @@ Product random_product(const Shape& s, std::mt19937& rng, Transpose transpose) {
 Matrix weight_of(const Product& p) { return p.transpose == Transpose::kNo ? p.w : Matrix(p.w.transpose()); }
 
 // c's block after the product with `w`, by the kernel given (int8) or gemm's choice.
-Matrix multiply(const Product& p, const PackedMatrix& w, const Int8Kernel* kernel = nullptr) {
+Matrix multiply(const Product& p, const PackedMatrix& w, const CpuIsa* kernel = nullptr) {
   Matrix c_parent = p.c_parent;
   auto c = c_parent.block(2, 1, p.a().rows(), w.cols());
   if (kernel) {
@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(int8_is_within_its_quantization_bound_of_the_exact_product)
       const PackedMatrix w(p.w, transpose, Precision::kInt8);
       const Matrix weight = weight_of(p);
       const auto a = p.a();
-      for (const Int8Kernel kernel : int8_kernels()) {
+      for (const CpuIsa kernel : cpu_isas_up_to_current()) {
         const Matrix c = multiply(p, w, &kernel);
         bool within = true;
         for (int i = 0; i < s.m; ++i) {
@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(int8_is_within_its_quantization_bound_of_the_exact_product)
             within = within && std::abs(c(i, j) - exact) <= bound;
           }
         }
-        BOOST_TEST_INFO(int8_kernel_name(kernel) << " kernel, " << s.m << " x " << s.k << " x " << s.n);
+        BOOST_TEST_INFO(cpu_isa_name(kernel) << " level (" << int8_kernel_name(kernel) << " kernel), " << s.m << " x " << s.k << " x " << s.n);
         BOOST_TEST(within);
       }
     }
@@ -101,15 +101,15 @@ BOOST_AUTO_TEST_CASE(int8_is_within_its_quantization_bound_of_the_exact_product)
 
 BOOST_AUTO_TEST_CASE(every_int8_kernel_gives_the_bits_of_the_portable_one) {
   std::mt19937 rng(9);
-  const Int8Kernel scalar = Int8Kernel::kScalar;
-  BOOST_TEST_MESSAGE("int8 kernels here: " << int8_kernels().size() << ", best " << int8_kernel_name(best_int8_kernel()));
+  const CpuIsa scalar = CpuIsa::kBaseline;
+  BOOST_TEST_MESSAGE("int8 kernels up to " << cpu_isa_name(cpu_isa()) << ": best " << int8_kernel_name(cpu_isa()));
   for (const Shape& s : {Shape{1, 1, 1}, Shape{5, 9, 31}, Shape{13, 256, 77}, Shape{30, 1283, 65}, Shape{1, 512, 600}}) {
     const Product p = random_product(s, rng, Transpose::kNo);
     const PackedMatrix w(p.w, Transpose::kNo, Precision::kInt8);
     const Matrix expected = multiply(p, w, &scalar);
-    for (const Int8Kernel kernel : int8_kernels()) {
+    for (const CpuIsa kernel : cpu_isas_up_to_current()) {
       const Matrix c = multiply(p, w, &kernel);
-      BOOST_TEST_INFO(int8_kernel_name(kernel) << " kernel, " << s.m << " x " << s.k << " x " << s.n);
+      BOOST_TEST_INFO(cpu_isa_name(kernel) << " level (" << int8_kernel_name(kernel) << " kernel), " << s.m << " x " << s.k << " x " << s.n);
       BOOST_TEST(same_bits(c.data(), expected.data(), c.size()));
     }
   }

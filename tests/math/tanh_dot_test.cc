@@ -54,7 +54,7 @@ struct Inputs {
       }
     }
   }
-  float dot(TanhDotKernel kernel, int n) const { return tanh_dot(q.data() + 1, k.data() + 1, v.data() + 1, n, kernel); }
+  float dot(CpuIsa level, int n) const { return tanh_dot_function(level)(q.data() + 1, k.data() + 1, v.data() + 1, n); }
 };
 
 }  // namespace
@@ -62,16 +62,15 @@ struct Inputs {
 BOOST_AUTO_TEST_SUITE(tanh_dot_scores)
 
 BOOST_AUTO_TEST_CASE(every_kernel_gives_the_bits_of_the_portable_one) {
-  BOOST_TEST_MESSAGE("tanh_dot kernels here: " << tanh_dot_kernels().size() << ", best "
-                                               << tanh_dot_kernel_name(best_tanh_dot_kernel()));
-  BOOST_TEST((tanh_dot_kernels().front() == TanhDotKernel::kScalar));
+  BOOST_TEST_MESSAGE("tanh_dot kernels up to " << cpu_isa_name(cpu_isa()));
+  BOOST_TEST((cpu_isas_up_to_current().front() == CpuIsa::kBaseline));
   std::mt19937 rng(11);
   for (const int n : {0, 1, 5, 8, 9, 15, 16, 17, 31, 32, 33, 100, 512, 515}) {
     for (int trial = 0; trial < 20; ++trial) {
       const Inputs in(n, rng);
-      const float expected = in.dot(TanhDotKernel::kScalar, n);
-      for (const TanhDotKernel kernel : tanh_dot_kernels()) {
-        BOOST_TEST_INFO(tanh_dot_kernel_name(kernel) << " kernel, n " << n << ", trial " << trial);
+      const float expected = in.dot(CpuIsa::kBaseline, n);
+      for (const CpuIsa kernel : cpu_isas_up_to_current()) {
+        BOOST_TEST_INFO(cpu_isa_name(kernel) << " kernel, n " << n << ", trial " << trial);
         BOOST_TEST(bits_of(in.dot(kernel, n)) == bits_of(expected));
       }
     }
@@ -85,7 +84,7 @@ BOOST_AUTO_TEST_CASE(the_sum_runs_in_the_documented_order_and_is_near_the_exact_
     const float* q = in.q.data() + 1;
     const float* k = in.k.data() + 1;
     const float* v = in.v.data() + 1;
-    const float fast = in.dot(best_tanh_dot_kernel(), n);
+    const float fast = in.dot(cpu_isa(), n);
     BOOST_TEST(bits_of(fast) == bits_of(documented_sum(q, k, v, n)), "n " << n);
     double exact = 0.0, weight = 0.0;
     for (int a = 0; a < n; ++a) {

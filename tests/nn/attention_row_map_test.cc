@@ -135,8 +135,7 @@ BOOST_AUTO_TEST_CASE(reduced_precision_scores_a_mapped_additive_step_with_tanh_d
         for (Eigen::Index r = 0; r < R; ++r) {
           const int b = rows[static_cast<std::size_t>(r)];
           if (mask(j, b) == 0.0f) continue;
-          scores(r, j) = math::tanh_dot(cache.projected_query.row(r).data(), keys.row(j * kB + b).data(), v, A,
-                                        math::best_tanh_dot_kernel());
+          scores(r, j) = math::tanh_dot_function()(cache.projected_query.row(r).data(), keys.row(j * kB + b).data(), v, A);
         }
       }
       BOOST_TEST((cache.scores_bs.array() == scores.array()).all());

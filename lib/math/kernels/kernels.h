@@ -1,0 +1,116 @@
+#pragma once
+// The kernels compiled once per instruction-set level (math/cpu_isa.h), and their tables.
+//
+// Each .cc file of this folder is compiled for the levels lib/CMakeLists.txt lists for it,
+// with that level's flags (-mavx2 -mfma, -mavx512f ..., and -ffp-contract=off, so that no
+// product and sum is fused unless the code says fma) and with RNNSEARCH_ISA set to the
+// level's namespace below; it ends with its tables. The dispatchers of the library
+// (row_stable_gemm.cc, tanh_dot.cc, int8_rows.cc, int8_kernels.cc, bf16.cc, bf16_kernel.cc)
+// are compiled for the baseline and take the table of math::cpu_isa()'s level.
+//
+// Every level's kernel computes the same bits: the arithmetic is written once, in the
+// order the headers of the dispatchers state, and the vector forms only do more elements
+// per instruction.
+//
+// These files include only this header, headers of plain declarations (math/bf16.h) and
+// the C++ library's plain ones (<cstdint>, <cstddef>, <cmath>, <immintrin.h>), and use no
+// template or inline function that baseline code also uses: the linker keeps one copy of
+// such a function for the whole program, and the AVX-512 copy would then run on every CPU
+// (what they share, like quantize_int8 below, is static). The ctest isa_confinement checks it.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace rnnsearch::math::kernels {
+
+// round(x * inverse_step) to nearest even, within [-127, 127] (a NaN gives -127): the int8
+// quantization of weights and activations (quantized_kernels.h). static, so that each file
+// compiles its own copy (see above).
+static inline std::int8_t quantize_int8(float x, float inverse_step) {
+  const float q = std::nearbyint(x * inverse_step);
+  const float at_least = -127.0f < q ? q : -127.0f;  // std::max(-127.0f, q): a NaN gives -127
+  return static_cast<std::int8_t>(at_least < 127.0f ? at_least : 127.0f);
+}
+
+// math::row_stable_gemm's fp32 products (row_stable_gemm.h).
+struct RowStableKernels {
+  // Floats of scratch multiply_plain needs for an m x n product.
+  std::size_t (*plain_scratch_floats)(int m, int n);
+  // c = alpha * a b + beta * c, b [K x N], with `scratch` of plain_scratch_floats(m, n) floats.
+  void (*multiply_plain)(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+                         float beta, float* c, int ldc, float* scratch);
+  // c = alpha * a b^T + beta * c, b [N x K].
+  void (*multiply_transposed)(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+                              float beta, float* c, int ldc);
+};
+
+// Attention's fp32 sums: math::tanh_dot, math::lane_dot (tanh_dot.h) and the context.
+struct DotKernels {
+  float (*fast_tanh)(float x);
+  float (*tanh_dot)(const float* q, const float* k, const float* v, int n);
+  float (*lane_dot)(const float* h, const float* v, int n);
+  // out[0, width) = sum over j < span, in order, of weights[j] * rows[j][0, width) (row j at
+  // rows + j * stride), each element one fused multiply-add chain from 0.
+  void (*weighted_rows)(const float* weights, int span, const float* rows, long stride, int width, float* out);
+};
+
+// Quantizing rows of activations for the int8 products (int8_rows.h).
+struct Int8RowKernels {
+  float (*max_abs)(const float* row, int k);  // max_j |row_j|, NaNs left out
+  // q[0, stride) = row quantized with `inverse`, then zero's code in the padding (j >= k).
+  void (*quantize_s8)(const float* row, int k, int stride, float inverse, std::int8_t* q);
+  void (*quantize_s16)(const float* row, int k, int stride, float inverse, std::int16_t* q);
+  void (*quantize_u8)(const float* row, int k, int stride, float inverse, std::uint8_t* q);
+};
+
+// The int8 product's tiles (quantized_kernels.h): columns in panels of kInt8Panel, a tile
+// two panels wide and up to `rows` rows.
+constexpr int kInt8Panel = 16;
+constexpr int kInt8TileCols = 2 * kInt8Panel;
+constexpr int kInt8MaxTileRows = 12;
+struct Int8TileKernels {
+  int rows;  // rows of a tile
+  // acc [rows x kInt8TileCols] = the rows of a (stride lda, in the level's row format)
+  // times panels w0, w1 (offset: 128 * sum_k w of each column, for the u8 format).
+  void (*tile)(const void* a, int lda, int rows, const std::int8_t* w0, const std::int8_t* w1, int k4,
+               const std::int32_t* offset, std::int32_t* acc);
+  // c's tile from its exact sums: c = alpha * (s_i * t_j) * acc + beta * c.
+  void (*finish)(const std::int32_t* acc, int rows, int cols, const float* row_scale, const float* column_scale,
+                 float alpha, float beta, float* c, int ldc);
+};
+
+// bfloat16 (bf16.h, quantized_kernels.h).
+struct Bf16Kernels {
+  // The rows x cols matrix `in` rounded to bfloat16 as math::to_bf16 rounds.
+  void (*round_rows)(const float* in, int rows, int cols, int in_stride, std::uint16_t* out, int out_stride);
+  // c [m x n] = alpha * rows (bf16, [m x 2 * k2]) * packed + beta * c.
+  void (*multiply)(const std::uint16_t* rows, int m, int k2, const std::uint16_t* packed, int panels, int n,
+                   float alpha, float beta, float* c, int ldc);
+};
+
+}  // namespace rnnsearch::math::kernels
+
+// The tables each level has (lib/CMakeLists.txt compiles the files that define them).
+namespace rnnsearch::math::isa_baseline {
+extern const kernels::RowStableKernels kRowStable;
+extern const kernels::DotKernels kDot;
+extern const kernels::Int8RowKernels kInt8Rows;
+extern const kernels::Int8TileKernels kInt8Tiles;
+}  // namespace rnnsearch::math::isa_baseline
+namespace rnnsearch::math::isa_avx2 {
+extern const kernels::RowStableKernels kRowStable;
+extern const kernels::DotKernels kDot;
+extern const kernels::Int8RowKernels kInt8Rows;
+extern const kernels::Int8TileKernels kInt8Tiles;
+}  // namespace rnnsearch::math::isa_avx2
+namespace rnnsearch::math::isa_avx512 {
+extern const kernels::RowStableKernels kRowStable;
+extern const kernels::DotKernels kDot;
+extern const kernels::Int8RowKernels kInt8Rows;
+}  // namespace rnnsearch::math::isa_avx512
+namespace rnnsearch::math::isa_avx512_vnni {
+extern const kernels::Int8TileKernels kInt8Tiles;
+}  // namespace rnnsearch::math::isa_avx512_vnni
+namespace rnnsearch::math::isa_avx512_bf16 {
+extern const kernels::Bf16Kernels kBf16;
+}  // namespace rnnsearch::math::isa_avx512_bf16
