@@ -15,6 +15,8 @@ packages=(
   libboost-mpi-dev openmpi-bin
   # scripts/code-size.sh (ctest code_size) reads function lengths with universal-ctags
   universal-ctags
+  # qemu-x86_64 runs the tools as CPUs without AVX or AVX-512 would (ctest cpu_isa, cpu_guard)
+  qemu-user
 )
 for option in "$@"; do
   case $option in
