@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # One binary prints the same bytes on every CPU it runs on: nmt-decode (fp32 beam search
 # with n-best lists and soft alignments; int8 with a shortlist; greedy), nmt-score (fp32 and
-# int8) and nmt-align (the model's soft and hard links) give identical output
+# int8), nmt-align (the model's soft and hard links; IBM Model 2's links and table),
+# nmt-tokenize, nmt-bpe (learn, apply) and nmt-bleu (BLEU, chrF, TER) give identical output
 #   - with RNNSEARCH_CPU_ISA set to each level of instruction sets this CPU has (baseline,
 #     avx2, avx512, avx512-vnni, avx512-bf16: each runs the kernels of that level), and
 #   - under qemu's user-mode emulation of CPUs without AVX (-cpu Nehalem) and without
 #     AVX-512 (-cpu Haswell-v4), for the portable build (Debian's qemu-user, which
 #     scripts/install-deps.sh installs; required under CI=true, else the qemu part skips).
 # A tiny model (a reversal task, a few seconds of nmt-train) is trained first.
-# Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR.
+# Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
 set -euo pipefail
 source "$(dirname "$0")/test_env.sh"
 
@@ -24,11 +25,23 @@ head -60 "$work/train.tgt" > "$work/test.tgt"
 "$bin/nmt-vocab" -i "$work/train.tgt" -o "$work/vocab" -q
 "$bin/nmt-shortlist" --table "$work/table" --target-vocab "$work/vocab" --first 3 --best 3 -o "$work/shortlist" -q
 
+# Text for the text tools: 300 German and English sentences of Multi30k (shared data).
+shared=${NMT_SHARED:?}
+require_shared "$shared/data/multi30k/val.de.gz"
+zcat "$shared/data/multi30k/val.de.gz" | sed -n 1,300p > "$work/text.de"
+zcat "$shared/data/multi30k/val.en.gz" | sed -n 1,300p > "$work/text.en"
+
 # run PREFIX...: every output of the set, into $work/PREFIX.*, by the command given first
 # (an environment or an emulator, then the tool).
 run_all() {
   local name=$1; shift
   local m=$work/model.bin s=$work/test.src t=$work/test.tgt
+  "$@" "$bin/nmt-tokenize" -l de -q < "$work/text.de" > "$work/$name.tok"
+  "$@" "$bin/nmt-bpe" learn -i "$work/$name.tok" -s 500 -o "$work/$name.codes" -q
+  "$@" "$bin/nmt-bpe" apply -c "$work/$name.codes" -i "$work/$name.tok" -o "$work/$name.bpe" -q
+  "$@" "$bin/nmt-bleu" "$work/text.en" -i "$work/text.de" -m bleu chrf ter -f text > "$work/$name.bleu"
+  "$@" "$bin/nmt-align" ibm2 -s "$work/train.src" -t "$work/train.tgt" --save-table "$work/$name.table" -q \
+    > "$work/$name.ibm2"
   "$@" "$bin/nmt-decode" -m "$m" -b 4 --n-best 3 --alignment soft -q < "$s" > "$work/$name.fp32"
   "$@" "$bin/nmt-decode" -m "$m" -b 1 --alignment hard -q < "$s" > "$work/$name.greedy"
   "$@" "$bin/nmt-decode" -m "$m" -b 4 --n-best 2 --precision int8 --shortlist "$work/shortlist" -q < "$s" \
@@ -38,7 +51,7 @@ run_all() {
   "$@" "$bin/nmt-align" -m "$m" -s "$s" -t "$t" --mode soft -q > "$work/$name.align-soft"
   "$@" "$bin/nmt-align" -m "$m" -s "$s" -t "$t" --mode hard -q > "$work/$name.align-hard"
 }
-outputs="fp32 greedy int8 score score-int8 align-soft align-hard"
+outputs="tok codes bpe bleu ibm2 table fp32 greedy int8 score score-int8 align-soft align-hard"
 
 # same_as REFERENCE NAME WHAT: every output of NAME is the bytes of REFERENCE's.
 same_as() {
