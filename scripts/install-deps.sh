@@ -17,6 +17,9 @@ packages=(
   universal-ctags
   # qemu-x86_64 runs the tools as CPUs without AVX or AVX-512 would (ctest cpu_isa, cpu_guard)
   qemu-user
+  # the Debian package (cmake --build build --target deb, ctest deb_package): CPack reads
+  # the tools' libraries with file and dpkg-shlibdeps; groff renders a packaged man page
+  dpkg-dev file groff-base
 )
 for option in "$@"; do
   case $option in
