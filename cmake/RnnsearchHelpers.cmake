@@ -4,14 +4,14 @@ include(GNUInstallDirs)
 # knows whether this CPU has the instruction sets the build uses (util/instruction_sets.h).
 set(RNNSEARCH_BASELINE_FLAGS -march=x86-64 -mtune=generic)
 
-# add_tool(bleu) builds tools/nmt-bleu.cc into the executable nmt-bleu, with the check of
-# the CPU's instruction sets (tools/support/cpu_guard.cc); install_tools() installs every
-# tool added.
+# add_tool(bleu) builds tools/nmt-bleu.cc into the executable nmt-bleu, with the tools'
+# entry (the library tool_support, tools/CMakeLists.txt) and the check of the CPU's
+# instruction sets (tools/support/cpu_guard.cc); install_tools() installs every tool added.
 function(add_tool name)
   set_source_files_properties(${PROJECT_SOURCE_DIR}/tools/support/cpu_guard.cc
     PROPERTIES COMPILE_OPTIONS "${RNNSEARCH_BASELINE_FLAGS}")
   add_executable(nmt-${name} ${PROJECT_SOURCE_DIR}/tools/nmt-${name}.cc ${PROJECT_SOURCE_DIR}/tools/support/cpu_guard.cc)
-  target_link_libraries(nmt-${name} PRIVATE rnnsearch)
+  target_link_libraries(nmt-${name} PRIVATE tool_support)
   set_target_properties(nmt-${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   set_property(GLOBAL APPEND PROPERTY RNNSEARCH_TOOLS nmt-${name})
 endfunction()

@@ -12,13 +12,14 @@
 #include "align/heatmap_files.h"
 #include "align/ibm2_files.h"
 #include "align/symmetrize_files.h"
-#include "math/gemm_kernels.h"
-#include "util/cli.h"
+#include "tools/support/gemm_choice.h"
+#include "tools/support/tool_entry.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
 namespace align = rnnsearch::align;
+namespace tools = rnnsearch::tools;
 namespace util = rnnsearch::util;
 
 namespace {
@@ -41,7 +42,7 @@ constexpr const char* kAttentionSourceHelp =
 // Adds the common options and parses; true when --help or --version was answered.
 bool parse(const std::vector<std::string>& args, po::options_description& options, util::CommonOptions& common) {
   util::add_common_options(options, common);
-  return util::parse_command_line(kTool, args, options, common);
+  return tools::parse_command_line(kTool, args, options, common);
 }
 
 void extract(const std::vector<std::string>& args) {
@@ -74,7 +75,7 @@ void extract(const std::vector<std::string>& args) {
   cfg.extract.set_mode(mode);
   cfg.extract.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  align::extract_files(cfg, util::stderr_messages(common, "nmt-align"));
+  align::extract_files(cfg, tools::stderr_messages(common, "nmt-align"));
 }
 
 void symmetrize(const std::vector<std::string>& args) {
@@ -134,7 +135,7 @@ void ibm2(const std::vector<std::string>& args) {
   if (parse(args, options, common)) return;
   model.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  align::ibm2_files(cfg, util::stderr_notes(common, "nmt-align ibm2: "));
+  align::ibm2_files(cfg, tools::stderr_notes(common, "nmt-align ibm2: "));
 }
 
 void eval(const std::vector<std::string>& args) {
@@ -147,7 +148,7 @@ void eval(const std::vector<std::string>& args) {
        "format 'SENT SRC_POS TGT_POS [S|P]', 1-based")
       ("alignment,a", po::value(&cfg.alignment), "alignments to score, line-aligned with the gold file (required)");
   if (parse(args, options, common)) return;
-  std::fputs(align::scores_report(align::eval_files(cfg, util::stderr_notes(common, "nmt-align: "))).c_str(), stdout);
+  std::fputs(align::scores_report(align::eval_files(cfg, tools::stderr_notes(common, "nmt-align: "))).c_str(), stdout);
 }
 
 void heatmap(const std::vector<std::string>& args) {
@@ -166,7 +167,7 @@ void heatmap(const std::vector<std::string>& args) {
       ("output,o", util::defaulted(&cfg.output), "the SVG file (- = stdout), written atomically")
       ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp);
   if (parse(args, options, common)) return;
-  align::heatmap_files(cfg, util::stderr_messages(common, "nmt-align"));
+  align::heatmap_files(cfg, tools::stderr_messages(common, "nmt-align"));
 }
 
 // The subcommand argv[1] names, or extract (argv[1] being its first option).
@@ -182,6 +183,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  rnnsearch::math::select_gemm_kernels(argv);
-  return rnnsearch::util::run_tool("nmt-align", [&] { return run(argc, argv); });
+  tools::select_gemm_kernels(argv);
+  return tools::run_tool("nmt-align", [&] { return run(argc, argv); });
 }

@@ -1,6 +1,6 @@
 // nmt-average: checkpoint averaging, the element-wise mean of models' parameters.
 #include "model/average.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 
 namespace po = boost::program_options;
 
@@ -24,8 +24,8 @@ int run(int argc, char** argv) {
       "(checkpoint averaging, e.g. of the models nmt-train --keep-checkpoints kept). The\n"
       "models must have the same configuration and vocabularies (one training run).\n",
       ""};
-  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common,
-                                          &hidden, &positional)) {
+  if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common,
+                                           &hidden, &positional)) {
     return rnnsearch::util::kExitOk;
   }
   cfg.validate();
@@ -36,5 +36,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-average", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-average", [&] { return run(argc, argv); });
 }

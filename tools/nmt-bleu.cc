@@ -6,7 +6,7 @@
 #include "eval/eval_options.h"
 #include "eval/evaluate.h"
 #include "eval/sacrebleu_arguments.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 
 namespace po = boost::program_options;
@@ -126,8 +126,8 @@ int run(int argc, char** argv) {
   po::positional_options_description positional;
   positional.add("refs", -1);
   const rnnsearch::util::ToolInfo tool{"nmt-bleu", kSynopsis, " (scores as sacreBLEU 2.6.0)"};
-  if (rnnsearch::util::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kSacrebleuAliases), all,
-                                          common, &hidden, &positional)) {
+  if (rnnsearch::tools::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kSacrebleuAliases), all,
+                                           common, &hidden, &positional)) {
     return rnnsearch::util::kExitOk;
   }
   text.apply_to(cfg);
@@ -144,5 +144,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-bleu", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-bleu", [&] { return run(argc, argv); });
 }

@@ -6,7 +6,7 @@
 
 #include "text/bpe_files.h"
 #include "text/bpe_undo.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
 
@@ -43,7 +43,7 @@ int learn(const std::vector<std::string>& args) {
       ("replace-invalid", po::bool_switch(&cfg.replace_invalid),
        "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
-  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
+  if (rnnsearch::tools::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   rnnsearch::text::learn_bpe_file(cfg, common.quiet ? "" : "nmt-bpe learn");
   return rnnsearch::util::kExitOk;
 }
@@ -67,7 +67,7 @@ int apply(const std::vector<std::string>& args) {
       ("replace-invalid", po::bool_switch(&pipeline.replace_invalid),
        "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
-  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
+  if (rnnsearch::tools::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   pipeline.threads = common.resolved_threads();
   pipeline.progress_tool = common.quiet ? "" : "nmt-bpe apply";
   rnnsearch::text::apply_bpe_file(cfg, pipeline);
@@ -86,7 +86,7 @@ int undo(const std::vector<std::string>& args) {
       ("replace-invalid", po::bool_switch(&pipeline.replace_invalid),
        "replace invalid UTF-8 with U+FFFD instead of failing");
   rnnsearch::util::add_common_options(options, common);
-  if (rnnsearch::util::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
+  if (rnnsearch::tools::parse_command_line(kTool, args, options, common)) return rnnsearch::util::kExitOk;
   pipeline.threads = common.resolved_threads();
   pipeline.progress_tool = common.quiet ? "" : "nmt-bpe undo";
   rnnsearch::util::map_lines(input, output, pipeline,
@@ -115,5 +115,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-bpe", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-bpe", [&] { return run(argc, argv); });
 }

@@ -1,7 +1,7 @@
 // nmt-by-length: BLEU (or chrF, TER) of one or several systems per source-length bucket,
 // as a table and as an SVG line chart (Bahdanau et al. 2015, figure 2).
 #include "eval/by_length.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 
 namespace po = boost::program_options;
@@ -34,7 +34,7 @@ int run(int argc, char** argv) {
       "Scores each system on buckets of source sentence length (0-10, 10-20, ..., 50+ words by\n"
       "default) and on all sentences pooled, which equals nmt-bleu on the whole set.\n",
       ""};
-  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
+  if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
   cfg.eval.threads = common.resolved_threads();
@@ -45,5 +45,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-by-length", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-by-length", [&] { return run(argc, argv); });
 }

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "text/clean_corpus.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
@@ -57,8 +57,8 @@ int run(int argc, char** argv) {
       "words, a length ratio above R or a too long word are dropped; RETAINED gets the kept\n"
       "line numbers. A summary of the drops goes to stderr (not with -q).\n",
       ""};
-  if (rnnsearch::util::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
-                                          common, &hidden, &positional)) {
+  if (rnnsearch::tools::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
+                                           common, &hidden, &positional)) {
     return rnnsearch::util::kExitOk;
   }
   cfg.set_arguments(arguments);
@@ -74,5 +74,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-clean", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-clean", [&] { return run(argc, argv); });
 }

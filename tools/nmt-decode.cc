@@ -1,10 +1,10 @@
 // nmt-decode: translates source lines from stdin (or -i) to stdout with an RNNsearch model.
 #include <vector>
 
-#include "math/gemm_kernels.h"
 #include "search/translator.h"
+#include "tools/support/gemm_choice.h"
+#include "tools/support/tool_entry.h"
 #include "util/allocator.h"
-#include "util/cli.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
 
@@ -69,19 +69,19 @@ int run(int argc, char** argv) {
       "Translates one line per input line with beam search; an empty line gives an empty line. Input\n"
       "and output are subword tokens, as in training (nmt-bpe apply before, nmt-bpe undo after).\n",
       ""};
-  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
+  if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
   search.threads = common.resolved_threads();
   search.progress = !common.quiet;
-  rnnsearch::search::translate_files(cfg, rnnsearch::util::stderr_messages(common, "nmt-decode"));
+  rnnsearch::search::translate_files(cfg, rnnsearch::tools::stderr_messages(common, "nmt-decode"));
   return rnnsearch::util::kExitOk;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  rnnsearch::math::select_gemm_kernels(argv);
+  rnnsearch::tools::select_gemm_kernels(argv);
   rnnsearch::util::keep_freed_memory_for_reuse();  // the beam's per-step matrices change size every step
-  return rnnsearch::util::run_tool("nmt-decode", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-decode", [&] { return run(argc, argv); });
 }

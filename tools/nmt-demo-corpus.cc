@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "demo/generated_corpus.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/option_range.h"
 
@@ -35,7 +35,7 @@ int run(int argc, char** argv) {
       "DIR/{train,valid,test}.{xa,xb} and the gold word alignments DIR/{train,valid,test}.align\n"
       "(Pharaoh 'i-j' links over the tokenized words). Held-out sentences never occur in train.\n",
       ""};
-  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
+  if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
   const auto corpus = rnnsearch::demo::write_generated_corpus(cfg);
@@ -49,5 +49,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-demo-corpus", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-demo-corpus", [&] { return run(argc, argv); });
 }

@@ -4,7 +4,7 @@
 
 #include "text/detokenizer.h"
 #include "text/languages.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
 
@@ -39,8 +39,8 @@ int run(int argc, char** argv) {
                                        "Usage: nmt-detokenize [-l LANG] [options] < tokenized > text\n"
                                        "Joins tokens back into text as Moses detokenizer.perl does.\n",
                                        ""};
-  if (rnnsearch::util::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
-                                          common)) {
+  if (rnnsearch::tools::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
+                                           common)) {
     return rnnsearch::util::kExitOk;
   }
   cfg.unescape = !no_unescape;
@@ -49,7 +49,7 @@ int run(int argc, char** argv) {
   pipeline.line_by_line = unbuffered;
   const std::string unknown =
       rnnsearch::text::unknown_language_warning(cfg.language, "detokenizing with the generic rules");
-  if (!unknown.empty()) rnnsearch::util::stderr_messages(common, "nmt-detokenize").warn(unknown);
+  if (!unknown.empty()) rnnsearch::tools::stderr_messages(common, "nmt-detokenize").warn(unknown);
   const rnnsearch::text::Detokenizer detokenizer(cfg);
   rnnsearch::util::map_lines(input, output, pipeline,
                              [&detokenizer](std::string_view line) { return detokenizer.detokenize(line); });
@@ -59,5 +59,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-detokenize", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-detokenize", [&] { return run(argc, argv); });
 }

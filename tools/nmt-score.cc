@@ -5,16 +5,17 @@
 //   nmt-score rerank --weights F0=1 M2=0.5 < nbest.m2 > best.bpe.en
 #include <vector>
 
-#include "math/gemm_kernels.h"
 #include "search/nbest_list.h"
 #include "search/score_files.h"
 #include "search/translator.h"
+#include "tools/support/gemm_choice.h"
+#include "tools/support/tool_entry.h"
 #include "util/allocator.h"
-#include "util/cli.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
 namespace search = rnnsearch::search;
+namespace tools = rnnsearch::tools;
 namespace util = rnnsearch::util;
 
 namespace {
@@ -59,10 +60,10 @@ void score(const std::vector<std::string>& args) {
       ("precision", util::enum_value(&cfg.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision),
        "the weight products, as nmt-decode's: fp32, int8, bf16 or auto");
   util::add_common_options(options, common);
-  if (util::parse_command_line(kTool, args, options, common)) return;
+  if (tools::parse_command_line(kTool, args, options, common)) return;
   cfg.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  search::score_files(cfg, util::stderr_messages(common, "nmt-score"));
+  search::score_files(cfg, tools::stderr_messages(common, "nmt-score"));
 }
 
 void rerank(const std::vector<std::string>& args) {
@@ -75,7 +76,7 @@ void rerank(const std::vector<std::string>& args) {
       ("input,i", util::defaulted(&cfg.input), "the Moses n-best list (- = stdin)")
       ("output,o", util::defaulted(&cfg.output), "one translation per sentence (- = stdout; a file is written atomically)");
   util::add_common_options(options, common);
-  if (util::parse_command_line(kTool, args, options, common)) return;
+  if (tools::parse_command_line(kTool, args, options, common)) return;
   search::rerank_files(cfg);
 }
 
@@ -92,7 +93,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  rnnsearch::math::select_gemm_kernels(argv);
+  tools::select_gemm_kernels(argv);
   rnnsearch::util::keep_freed_memory_for_reuse();
-  return util::run_tool("nmt-score", [&] { return run(argc, argv); });
+  return tools::run_tool("nmt-score", [&] { return run(argc, argv); });
 }

@@ -5,11 +5,12 @@
 #include <vector>
 
 #include "align/shortlist_files.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
+namespace tools = rnnsearch::tools;
 namespace util = rnnsearch::util;
 
 namespace {
@@ -33,7 +34,7 @@ int run(int argc, char** argv) {
       "Writes the target pieces nmt-decode --shortlist may produce: the most frequent ones, and\n"
       "for each source piece its most probable translations in an IBM Model 2 table.\n",
       ""};
-  if (util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
+  if (tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return util::kExitOk;
   }
   rnnsearch::align::shortlist_files(cfg);
@@ -42,4 +43,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return util::run_tool("nmt-shortlist", [&] { return run(argc, argv); }); }
+int main(int argc, char** argv) { return tools::run_tool("nmt-shortlist", [&] { return run(argc, argv); }); }

@@ -5,7 +5,7 @@
 #include "text/languages.h"
 #include "text/nonbreaking_prefixes.h"
 #include "text/tokenizer.h"
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
 #include "util/option_range.h"
@@ -60,8 +60,8 @@ int run(int argc, char** argv) {
       "Usage: nmt-tokenize [-l LANG] [-a] [--no-escape] [options] < raw > tokenized\n"
       "Tokenizes text as Moses tokenizer.perl does, one output line per input line.\n",
       ""};
-  if (rnnsearch::util::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
-                                          common)) {
+  if (rnnsearch::tools::parse_command_line(tool, rnnsearch::util::expand_aliases(argc, argv, kMosesAliases), options,
+                                           common)) {
     return rnnsearch::util::kExitOk;
   }
   cfg.escape = !no_escape;
@@ -73,7 +73,7 @@ int run(int argc, char** argv) {
       cfg.language, prefixes_file.empty()
                         ? "tokenizing with the English nonbreaking prefixes and the language-independent rules"
                         : "tokenizing with the language-independent rules and " + prefixes_file + "'s prefixes");
-  if (!unknown.empty()) rnnsearch::util::stderr_messages(common, "nmt-tokenize").warn(unknown);
+  if (!unknown.empty()) rnnsearch::tools::stderr_messages(common, "nmt-tokenize").warn(unknown);
   const auto prefixes = prefixes_file.empty() ? rnnsearch::text::NonbreakingPrefixes::built_in(cfg.language)
                                               : rnnsearch::text::NonbreakingPrefixes::from_file(prefixes_file);
   const rnnsearch::text::Tokenizer tokenizer(cfg, prefixes);
@@ -85,5 +85,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-tokenize", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-tokenize", [&] { return run(argc, argv); });
 }

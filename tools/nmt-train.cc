@@ -2,16 +2,16 @@
 #include <vector>
 
 #include "data/parallel_corpus.h"
-#include "math/gemm_kernels.h"
 #include "math/product_precision.h"
 #include "model/model_options.h"
 #include "nn/attention.h"
-#include "train/group_tool.h"
+#include "tools/support/gemm_choice.h"
+#include "tools/support/group_tool.h"
+#include "tools/support/tool_entry.h"
 #include "train/stop_signals.h"
 #include "train/train_arguments.h"
 #include "train/trainer.h"
 #include "util/allocator.h"
-#include "util/cli.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
 
@@ -117,8 +117,8 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       rnnsearch::train::ProcessGroup::mpi_available() ? " (with MPI: mpirun -np N trains on N processes)"
                                                       : " (without MPI: trains in one process)",
       rnnsearch::train::stored_options_to_dump};
-  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options,
-                                          arguments.common)) {
+  if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options,
+                                           arguments.common)) {
     return rnnsearch::util::kExitOk;
   }
   const rnnsearch::train::TrainOptions cfg = arguments.to_options();
@@ -133,7 +133,7 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  rnnsearch::math::select_gemm_kernels(argv);
-  return rnnsearch::train::run_tool_in_group(
+  rnnsearch::tools::select_gemm_kernels(argv);
+  return rnnsearch::tools::run_tool_in_group(
       "nmt-train", [&](const rnnsearch::train::ProcessGroup& group) { return run(argc, argv, group); });
 }

@@ -3,8 +3,8 @@
 #include <sstream>
 
 #include "text/vocab_counts.h"
+#include "tools/support/tool_entry.h"
 #include "util/atomic_file.h"
-#include "util/cli.h"
 #include "util/error.h"
 #include "util/option_range.h"
 #include "util/progress_meter.h"
@@ -35,7 +35,7 @@ int run(int argc, char** argv) {
       "Counts the space-separated tokens of the input and writes 'token count' lines, most\n"
       "frequent first, ties in order of first occurrence (subword-nmt get_vocab format).\n",
       ""};
-  if (rnnsearch::util::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
+  if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;
   }
   rnnsearch::util::ProgressMeter progress("nmt-vocab", "lines", !common.quiet);
@@ -54,5 +54,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return rnnsearch::util::run_tool("nmt-vocab", [&] { return run(argc, argv); });
+  return rnnsearch::tools::run_tool("nmt-vocab", [&] { return run(argc, argv); });
 }

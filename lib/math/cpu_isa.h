@@ -34,7 +34,7 @@ CpuIsa parse_cpu_isa(const std::string& name);
 CpuIsa detected_cpu_isa();
 // The level the kernels use: detected_cpu_isa(), held to RNNSEARCH_CPU_ISA when set.
 // Read once; throws util::UsageError for an unknown RNNSEARCH_CPU_ISA (tools call it
-// first thing, util::run_tool's entry, so the error is one line and exit 2).
+// first thing, tools::run_tool's entry, so the error is one line and exit 2).
 CpuIsa cpu_isa();
 // Every level up to cpu_isa(), baseline first: the kernels a test may compare.
 std::vector<CpuIsa> cpu_isas_up_to_current();

@@ -7,7 +7,7 @@
 // unwinding then frees it a second time (a double free, and an abort instead of a
 // message). Compiled without EIGEN_EXCEPTIONS, Eigen reports a failed allocation by calling
 // ::operator new(SIZE_MAX) instead, which runs the new-handler before anything unwinds:
-// the tools' handler (util/out_of_memory.h) prints "out of memory" and exits 1 there.
+// the tools' handler (tools/support/out_of_memory.h) prints "out of memory" and exits 1 there.
 // Macros.h defines EIGEN_EXCEPTIONS whenever C++ exceptions are on; read first, its include
 // guard keeps Eigen/Core from defining it again.
 #include <new>

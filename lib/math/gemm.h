@@ -59,7 +59,7 @@ void set_gemm_threads(int threads);
 int gemm_threads();
 enum class GemmBackend { kOneDnn, kOpenBlas };
 // Which library multiplies the products that need not be row-stable (training's): set
-// once, before any thread multiplies (select_gemm_kernels does), never while products
+// once, before any thread multiplies (the tools' select_gemm_kernels does), never while products
 // run. Throws util::Error for oneDNN in a build without it.
 void use_gemm_backend(GemmBackend backend);
 GemmBackend gemm_backend_in_use();

@@ -1,12 +1,10 @@
 #include "train/progress.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
 
 #include "util/number_format.h"
 #include "util/progress_meter.h"
+#include "util/progress_output.h"
 
 namespace rnnsearch::train {
 
@@ -29,7 +27,7 @@ double seconds_to_run_end(const RunLimits& limits, const RunPosition& p) {
 }
 
 Progress::Progress(bool quiet, long log_freq)
-    : quiet_(quiet), terminal_(isatty(STDERR_FILENO) == 1), log_freq_(log_freq) {}
+    : quiet_(quiet || !util::progress_output().write), terminal_(util::progress_output().live), log_freq_(log_freq) {}
 
 bool Progress::should_report(long update) const {
   if (quiet_) return false;
@@ -47,17 +45,16 @@ void Progress::report(const ProgressFigures& f) {
   if (f.run_seconds_left >= 0.0) line += " | run ETA " + util::clock_duration(f.run_seconds_left);
   last_draw_ = std::chrono::steady_clock::now();
   if (terminal_) {
-    std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    util::progress_output().write("\r\033[K" + line);
     live_line_ = true;
   } else {
-    std::fprintf(stderr, "%s\n", line.c_str());
+    util::progress_output().write(line + "\n");
   }
-  std::fflush(stderr);
 }
 
 void Progress::clear_live_line() {
   if (live_line_) {
-    std::fprintf(stderr, "\r\033[K");
+    util::progress_output().write("\r\033[K");
     live_line_ = false;
   }
 }
@@ -65,13 +62,12 @@ void Progress::clear_live_line() {
 void Progress::message(const std::string& line) {
   if (quiet_) return;
   clear_live_line();
-  std::fprintf(stderr, "%s\n", line.c_str());
-  std::fflush(stderr);
+  util::progress_output().write(line + "\n");
 }
 
 void Progress::finish() {
   if (live_line_) {
-    std::fprintf(stderr, "\n");
+    util::progress_output().write("\n");
     live_line_ = false;
   }
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Training progress on stderr. On a terminal: one live line, redrawn at most a few times
+// Training progress, written to util::progress_output() (the tool's stderr; nothing
+// without one). On a terminal: one live line, redrawn at most a few times
 // a second (epoch, update, loss, target tokens/s, ETA to the end of the epoch and to the
 // end of the run, whichever of --max-updates, --max-epochs, --max-minutes ends it). Otherwise
 // a plain log line every log_freq updates. Messages (validations, checkpoints) always

@@ -15,9 +15,10 @@ struct TrainOutcome {
   std::string reason;        // "early stopping", "--max-updates 100", ...
 };
 
-// Trains as `config` says, writing progress to stderr. Throws util::Error for bad input
-// (naming file and line) and for a NaN or infinite loss (naming the update); files on
-// disk are then as the last successful save left them.
+// Trains as `config` says, writing progress to util::progress_output() (the tool's
+// stderr). Throws util::Error for bad input (naming file and line) and for a NaN or
+// infinite loss (naming the update); files on disk are then as the last successful save
+// left them.
 TrainOutcome run_training(const TrainOptions& config);
 // The same across the processes of `group` (train/process_group.h), each running this
 // with the same config: rank 0 reads the checkpoint or builds the vocabularies and the

@@ -3,9 +3,9 @@
 // one, never a partial file: data goes to a temporary file beside the target
 // (TARGET.tmp.PID.XXXXXX), which commit() flushes, syncs and renames into place. Without
 // commit() (an exception unwound past the writer) the temporary file is removed and the
-// target untouched; a tool killed by SIGINT, SIGTERM or SIGHUP removes it too (util/cli.h
-// calls unlink_temp_files()), and nmt-train removes those a SIGKILL left
-// (remove_stale_temp_files()).
+// target untouched; a tool killed by SIGINT, SIGTERM or SIGHUP removes it too (the tools'
+// entry, tools/support/tool_entry.h, calls unlink_temp_files()), and nmt-train removes
+// those a SIGKILL left (remove_stale_temp_files()).
 //
 // Only a regular file is replaced (util/output_path.h): a symlink is followed and its
 // final target replaced, so the link stays a link; the replacement keeps an existing

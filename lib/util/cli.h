@@ -1,7 +1,8 @@
 #pragma once
 // What every tool shares on the command line: --help, --version, --threads, --quiet,
-// --config FILE and --dump-config (util/config_options.h), the exit codes, and
-// run_tool(), which turns exceptions into one-line messages.
+// --config FILE and --dump-config (util/config_options.h) and the exit codes. Reading a
+// command line here prints nothing: the tools' entry (tools/support/tool_entry.h) prints
+// what --help asks for and turns exceptions into one-line messages.
 #include <boost/program_options.hpp>
 #include <functional>
 #include <map>
@@ -10,7 +11,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "util/messages.h"
 #include "util/number_format.h"
 #include "util/parallel.h"
 
@@ -79,16 +79,6 @@ boost::program_options::typed_value<std::string>* enum_value(T* field, const cha
   return enum_value(field, std::string(name(*field)), parse);
 }
 
-// A library call's notes (one line each) for stderr, each after `prefix`, or nothing under
-// --quiet.
-std::function<void(const std::string&)> stderr_notes(const CommonOptions& common, const std::string& prefix);
-
-// A library call's messages for stderr: its notes as stderr_notes with the prefix "TOOL: "
-// (a note names its kind itself: "warning: FILE:17: ..."), its warnings after
-// "TOOL: warning: " and printed under --quiet too: --quiet silences progress and notes,
-// not the warnings about the input as a whole.
-Messages stderr_messages(const CommonOptions& common, const std::string& tool);
-
 // What --help and --version print for a tool.
 struct ToolInfo {
   std::string name;          // "nmt-tokenize"
@@ -101,27 +91,18 @@ struct ToolInfo {
 };
 
 // Parses `args` (already alias-expanded) against `options` (plus hidden options and
-// positionals, when given), then the --config file under them; prints --help, --version
-// or --dump-config on stdout; validates the common options and sets
-// common.effective_options. A switch also takes "--SWITCH=true|false". Returns true when
-// --help, --version or --dump-config was answered: the tool then exits 0. Throws
-// program_options errors and UsageError for bad command lines and config files.
-bool parse_command_line(const ToolInfo& tool, const std::vector<std::string>& args,
-                        const boost::program_options::options_description& options, CommonOptions& common,
-                        const boost::program_options::options_description* hidden = nullptr,
-                        const boost::program_options::positional_options_description* positional = nullptr);
+// positionals, when given), then the --config file under them; validates the common
+// options and sets common.effective_options. A switch also takes "--SWITCH=true|false".
+// Returns the answer to --help, --version or --dump-config, for stdout (the tool then
+// exits 0), or nothing when the tool is to run. Throws program_options errors and
+// UsageError for bad command lines and config files.
+std::optional<std::string> read_command_line(
+    const ToolInfo& tool, const std::vector<std::string>& args,
+    const boost::program_options::options_description& options, CommonOptions& common,
+    const boost::program_options::options_description* hidden = nullptr,
+    const boost::program_options::positional_options_description* positional = nullptr);
 
 // "nmt-bleu (rnnsearch) 0.1.0"
 std::string version_line(const std::string& tool);
-
-// Runs `body` and maps what escapes it to a message on stderr and an exit code:
-//   util::Error -> "tool: file:line: message", exit 1
-//   util::UsageError, program_options errors -> "tool: message" + a --help hint, exit 2
-//   other std::exception -> "tool: message", exit 1
-// `body` returns the exit code for normal completion; stdout is then flushed, and output
-// that could not be written is "tool: <stdout>: write failed: REASON", exit 1.
-// The first call also sets SIGHUP, SIGINT and SIGTERM (unless ignored) to remove the
-// temporary files of unfinished AtomicFileWriters and end the process by the signal.
-int run_tool(const std::string& tool, const std::function<int()>& body);
 
 }  // namespace rnnsearch::util

@@ -1,6 +1,7 @@
 #pragma once
-// Errors the library throws. The library never prints or exits: tools/ turns these
-// into a one-line message and an exit code (see util/cli.h).
+// Errors the library throws. The library never prints or exits (scripts/lib-quiet.sh,
+// ctest lib_quiet, checks it): the tools' entry (tools/support/tool_entry.h) turns these
+// into a one-line message and an exit code.
 #include <cstddef>
 #include <stdexcept>
 #include <string>

@@ -17,8 +17,9 @@ struct LinePipelineOptions {
   bool replace_invalid = false;   // U+FFFD for invalid UTF-8 instead of an error
   std::size_t batch_lines = 4096;  // lines per thread per batch
   bool line_by_line = false;       // one line at a time, flushed (as for a terminal)
-  // Shows a count of lines done on stderr under this tool name when stderr is a terminal
-  // (util::ProgressMeter) and neither end is; empty (as under --quiet) shows nothing.
+  // Shows a count of lines done under this tool name when the progress output is live
+  // (util::ProgressMeter; a tool's stderr on a terminal) and neither end is a terminal;
+  // empty (as under --quiet) shows nothing.
   std::string progress_tool;
 
   // Throws UsageError for batch_lines outside [1, 1000000] (--batch-lines).

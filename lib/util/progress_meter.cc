@@ -2,10 +2,10 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <string>
 
 #include "util/number_format.h"
+#include "util/progress_output.h"
 
 namespace rnnsearch::util {
 
@@ -19,7 +19,7 @@ std::string clock_duration(double seconds) {
 ProgressMeter::ProgressMeter(std::string tool, std::string unit, bool enabled, std::uint64_t total)
     : tool_(std::move(tool)),
       unit_(std::move(unit)),
-      shown_(enabled && isatty(STDERR_FILENO) == 1),
+      shown_(enabled && progress_output().live && progress_output().write),
       total_(total),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_ - std::chrono::seconds(1)) {}  // the first check draws
@@ -45,15 +45,13 @@ void ProgressMeter::draw() {
               clock_duration(static_cast<double>(total_ - done_) / rate);
     }
   }
-  std::fprintf(stderr, "\r\033[K%s", line.c_str());
-  std::fflush(stderr);
+  progress_output().write("\r\033[K" + line);
   drawn_ = true;
 }
 
 void ProgressMeter::finish() {
   if (drawn_) {
-    std::fprintf(stderr, "\r\033[K");
-    std::fflush(stderr);
+    progress_output().write("\r\033[K");
     drawn_ = false;
   }
 }

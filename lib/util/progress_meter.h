@@ -1,9 +1,9 @@
 #pragma once
-// Progress of a long-running text tool on stderr: one live line, redrawn at most four times
-// a second ("nmt-tokenize: 420,000 lines, 210,000 lines/s", with a known total also "35%,
-// ETA 0:01:10"), shown only when stderr is a terminal and the tool is not --quiet, erased
-// when the work ends. In a pipe or a log file it prints nothing, so outputs and logs stay
-// clean.
+// Progress of a long-running text tool: one live line, redrawn at most four times a second
+// ("nmt-tokenize: 420,000 lines, 210,000 lines/s", with a known total also "35%, ETA
+// 0:01:10"), shown only when the progress output is live (util/progress_output.h: the
+// tool's stderr is a terminal) and the tool is not --quiet, erased when the work ends. In a
+// pipe or a log file nothing is shown, so outputs and logs stay clean.
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -13,7 +13,8 @@ namespace rnnsearch::util {
 class ProgressMeter {
  public:
   // `unit` names what advance() counts ("lines", "pairs", "sentences"); `total` is the
-  // expected count, 0 when unknown. Shown only when `enabled` and stderr is a terminal.
+  // expected count, 0 when unknown. Shown only when `enabled` and the progress output is
+  // live.
   ProgressMeter(std::string tool, std::string unit, bool enabled, std::uint64_t total = 0);
   ~ProgressMeter();
   ProgressMeter(const ProgressMeter&) = delete;

@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "math/gemm.h"
-#include "math/gemm_kernels.h"
 #include "math/precision.h"
 #include "math/tanh_dot.h"
 #include "nn/additive_attention.h"
 #include "support/gradcheck.h"
+#include "tools/support/gemm_choice.h"
 
 using namespace rnnsearch;
 
@@ -84,7 +84,7 @@ void score_kernels(int runs, int A) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  math::select_gemm_kernels(argv);
+  rnnsearch::tools::select_gemm_kernels(argv);
   int runs = 5, B = 32, S = 30, beam = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);

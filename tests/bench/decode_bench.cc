@@ -18,19 +18,19 @@
 #include <vector>
 
 #include "math/gemm.h"
-#include "math/gemm_kernels.h"
 #include "model/model_file.h"
 #include "search/translator.h"
 #include "support/busy_load.h"
 #include "support/gzip_text.h"
 #include "support/sgemm_rate.h"
+#include "tools/support/gemm_choice.h"
 #include "util/allocator.h"
 #include "util/line_reader.h"
 
 using namespace rnnsearch;
 
 int main(int argc, char** argv) {
-  math::select_gemm_kernels(argv);
+  rnnsearch::tools::select_gemm_kernels(argv);
   util::keep_freed_memory_for_reuse();
   std::string model_path, source, shortlist_path;
   int beam = 5, threads = 2, mini_batch = 32, runs = 3, load = 0;

@@ -15,9 +15,9 @@
 
 #include "data/batch.h"
 #include "data/parallel_corpus.h"
-#include "math/gemm_kernels.h"
 #include "model/rnnsearch.h"
 #include "nn/optimizer.h"
+#include "tools/support/gemm_choice.h"
 #include "train/data_parallel.h"
 #include "train/process_group.h"
 #include "util/allocator.h"
@@ -51,7 +51,7 @@ Options parse(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  math::select_gemm_kernels(argv);
+  rnnsearch::tools::select_gemm_kernels(argv);
   const Options options = parse(argc, argv);
   util::keep_freed_memory_for_reuse();
   if (options.source.empty() || options.target.empty()) {

@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "math/gemm.h"
-#include "math/gemm_kernels.h"
 #include "math/int8_rows.h"
 #include "math/packed_matrix.h"
 #include "math/quantized_kernels.h"
 #include "support/gzip_text.h"
 #include "support/sgemm_rate.h"
+#include "tools/support/gemm_choice.h"
 
 using namespace rnnsearch::math;
 
@@ -85,7 +85,7 @@ void per_call_table(int runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  select_gemm_kernels(argv);
+  rnnsearch::tools::select_gemm_kernels(argv);
   int runs = 5;
   bool per_call = false;
   for (int i = 1; i < argc; ++i) {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "math/gemm.h"
-#include "math/gemm_kernels.h"
 #include "support/random_matrix.h"
 #include "support/sgemm_rate.h"
+#include "tools/support/gemm_choice.h"
 
 using namespace rnnsearch::math;
 
@@ -33,7 +33,7 @@ double gflops(int m, int n, int k, int runs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  select_gemm_kernels(argv);
+  rnnsearch::tools::select_gemm_kernels(argv);
   int runs = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);

@@ -21,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "math/gemm_kernels.h"
 #include "data/batch.h"
 #include "data/parallel_corpus.h"
 #include "math/gemm.h"
@@ -32,6 +31,7 @@
 #include "support/busy_load.h"
 #include "support/gzip_text.h"
 #include "support/sgemm_rate.h"
+#include "tools/support/gemm_choice.h"
 #include "train/data_parallel.h"
 #include "train/work_split.h"
 #include "util/allocator.h"
@@ -170,7 +170,7 @@ Measured measure(const data::ParallelCorpus& corpus, const model::ModelOptions& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  rnnsearch::math::select_gemm_kernels(argv);
+  rnnsearch::tools::select_gemm_kernels(argv);
   const Options options = parse(argc, argv);
   util::keep_freed_memory_for_reuse();
   if (options.updates < 10 || options.warmup < 0 || options.threads < 1) {

@@ -60,7 +60,7 @@ BOOST_AUTO_TEST_CASE(matches_a_naive_product_for_every_transpose_with_every_back
 BOOST_AUTO_TEST_CASE(backend_names_parse_and_a_missing_backend_is_refused) {
   BOOST_TEST((parse_gemm_backend("onednn") == GemmBackend::kOneDnn));
   BOOST_TEST((parse_gemm_backend("openblas") == GemmBackend::kOpenBlas));
-  BOOST_CHECK_EXCEPTION(parse_gemm_backend("mkl"), rnnsearch::util::Error, [](const auto& e) {
+  BOOST_CHECK_EXCEPTION(parse_gemm_backend("mkl"), rnnsearch::util::UsageError, [](const auto& e) {
     return std::string(e.what()) == "RNNSEARCH_GEMM_BACKEND=mkl: expected onednn or openblas";
   });
   if (!onednn_built_in()) BOOST_CHECK_THROW(use_gemm_backend(GemmBackend::kOneDnn), rnnsearch::util::Error);

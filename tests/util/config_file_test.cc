@@ -1,12 +1,10 @@
 // Config files: the text format (util/config_file.h), its ties to Boost.Program_options
-// (util/config_options.h) and parse_command_line's --config / --dump-config (util/cli.h):
+// (util/config_options.h) and read_command_line's --config / --dump-config (util/cli.h):
 // the command line wins over the file, every bad line is refused with FILE:LINE, and a
 // dump read back gives the same dump.
 #include <boost/test/unit_test.hpp>
 
 #include <functional>
-#include <iostream>
-#include <sstream>
 
 #include "support/temp_dir.h"
 #include "util/cli.h"
@@ -69,20 +67,11 @@ struct Options {
     util::add_common_options(table, common);
   }
 
-  // parse_command_line over `args`; true when it answered (--dump-config), its stdout in `out`.
+  // read_command_line over `args`; true when it answered (--dump-config), the answer in `out`.
   bool parse(const std::vector<std::string>& args, std::string* out = nullptr) {
-    std::ostringstream captured;
-    std::streambuf* const old = std::cout.rdbuf(captured.rdbuf());
-    bool answered = false;
-    try {
-      answered = util::parse_command_line({"tool", "Usage: tool\n", ""}, args, table, common);
-    } catch (...) {
-      std::cout.rdbuf(old);
-      throw;
-    }
-    std::cout.rdbuf(old);
-    if (out) *out = captured.str();
-    return answered;
+    const auto answer = util::read_command_line({"tool", "Usage: tool\n", ""}, args, table, common);
+    if (out) *out = answer.value_or("");
+    return answer.has_value();
   }
 };
 

@@ -1,5 +1,5 @@
 // The helpers every tool stands on: errors with locations, the UTF-8 line reader, the
-// atomic writer, the CLI exit-code mapping, Python-compatible number formatting.
+// atomic writer, the common command-line options, Python-compatible number formatting.
 #include <boost/test/unit_test.hpp>
 #include <cmath>
 #include <filesystem>
@@ -133,15 +133,6 @@ BOOST_AUTO_TEST_CASE(unwritable_directory_is_an_error_naming_the_file) {
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(cli)
-
-BOOST_AUTO_TEST_CASE(run_tool_maps_errors_to_exit_codes) {
-  BOOST_TEST(run_tool("t", [] { return 0; }) == kExitOk);
-  BOOST_TEST(run_tool("t", []() -> int { throw Error("f.txt", 2, "bad line"); }) == kExitFailure);
-  BOOST_TEST(run_tool("t", []() -> int { throw UsageError("--beam-size must be in [1, 1000], got 0"); }) ==
-             kExitUsage);
-  BOOST_TEST(run_tool("t", []() -> int { throw boost::program_options::unknown_option("--nope"); }) == kExitUsage);
-  BOOST_TEST(run_tool("t", []() -> int { throw std::runtime_error("boom"); }) == kExitFailure);
-}
 
 BOOST_AUTO_TEST_CASE(common_options_parse_and_validate) {
   namespace po = boost::program_options;

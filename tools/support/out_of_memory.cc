@@ -1,4 +1,4 @@
-#include "util/out_of_memory.h"
+#include "tools/support/out_of_memory.h"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include "util/atomic_file.h"
 #include "util/cli.h"
 
-namespace rnnsearch::util {
+namespace rnnsearch::tools {
 namespace {
 
 std::string& tool_name() {
@@ -26,10 +26,10 @@ void write_all(const char* text) {
 }
 
 void out_of_memory() {
-  unlink_temp_files();
+  util::unlink_temp_files();
   write_all(tool_name().c_str());
   write_all(": out of memory\n");
-  ::_exit(kExitFailure);
+  ::_exit(util::kExitFailure);
 }
 
 }  // namespace
@@ -39,4 +39,4 @@ void exit_when_out_of_memory(const std::string& tool) {
   std::set_new_handler(out_of_memory);
 }
 
-}  // namespace rnnsearch::util
+}  // namespace rnnsearch::tools

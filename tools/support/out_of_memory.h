@@ -7,9 +7,9 @@
 
 #include <string>
 
-namespace rnnsearch::util {
+namespace rnnsearch::tools {
 
 // Installs the handler for the tool named `tool` (run_tool() does, for every tool).
 void exit_when_out_of_memory(const std::string& tool);
 
-}  // namespace rnnsearch::util
+}  // namespace rnnsearch::tools

@@ -1,25 +1,25 @@
-#include "train/group_tool.h"
+#include "tools/support/group_tool.h"
 
 #include <memory>
 
-#include "util/cli.h"
+#include "tools/support/tool_entry.h"
 #include "util/error.h"
 
-namespace rnnsearch::train {
+namespace rnnsearch::tools {
 
-int run_tool_in_group(const std::string& tool, const std::function<int(const ProcessGroup&)>& body) {
-  std::unique_ptr<ProcessGroup> group;
-  const int refused = util::run_tool(tool, [&] {
-    group = ProcessGroup::join_launched();
+int run_tool_in_group(const std::string& tool, const std::function<int(const train::ProcessGroup&)>& body) {
+  std::unique_ptr<train::ProcessGroup> group;
+  const int refused = run_tool(tool, [&] {
+    group = train::ProcessGroup::join_launched();
     return util::kExitOk;
   });
   if (!group) return refused;
   const bool root = group->is_root();
   bool alone_failed = false;
-  const int code = util::run_tool(root ? tool : tool + ": rank " + std::to_string(group->rank()), [&]() -> int {
+  const int code = run_tool(root ? tool : tool + ": rank " + std::to_string(group->rank()), [&]() -> int {
     try {
       return body(*group);
-    } catch (const GroupFailure&) {
+    } catch (const train::GroupFailure&) {
       if (root) throw;
       return util::kExitFailure;
     } catch (const util::UsageError&) {
@@ -37,4 +37,4 @@ int run_tool_in_group(const std::string& tool, const std::function<int(const Pro
   return code;
 }
 
-}  // namespace rnnsearch::train
+}  // namespace rnnsearch::tools
