@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(an_unknown_cpu_isa_is_one_line_and_exit_2_in_every_tool) {
 
 BOOST_AUTO_TEST_CASE(a_known_cpu_isa_runs) {
   const ScopedVariable isa("RNNSEARCH_CPU_ISA", "baseline");
-  for (const std::string& tool : {"nmt-tokenize", "nmt-decode"}) {
+  for (const std::string tool : {"nmt-tokenize", "nmt-decode"}) {
     const rt::ProcessResult r = rt::run_process({rt::tool_path(tool), "--version"});
     BOOST_TEST(r.exit_code == 0, tool << ": " << r.err);
     BOOST_TEST(r.out.rfind(tool + " (rnnsearch) ", 0) == 0);

@@ -76,6 +76,8 @@ for level in avx2 avx512 avx512-vnni avx512-bf16; do
     avx512-vnni) grep -qw 'avx512_vnni\|avx512vnni' <<< "$levels" || continue ;;
     avx512-bf16) grep -qw 'avx512_bf16\|avx512bf16' <<< "$levels" || continue ;;
   esac
+  version=$(RNNSEARCH_CPU_ISA="$level" "$bin/nmt-decode" --version)
+  grep -q "^kernels: $level, " <<< "$version" || fail "RNNSEARCH_CPU_ISA=$level: nmt-decode --version says $version"
   run_all "$level" env RNNSEARCH_CPU_ISA="$level"
   same_as native "$level" "RNNSEARCH_CPU_ISA=$level"
   tried="$tried $level"
@@ -99,6 +101,11 @@ elif ! command -v qemu-x86_64 > /dev/null; then
   echo "SKIP: qemu-x86_64 (Debian's qemu-user) is not installed"
 else
   for cpu in Nehalem Haswell-v4; do
+    expected=baseline
+    [ "$cpu" = Haswell-v4 ] && expected=avx2
+    version=$(qemu-x86_64 -cpu "$cpu" "$bin/nmt-decode" --version 2> /dev/null)
+    grep -q "^kernels: $expected, the highest level this CPU has" <<< "$version" ||
+      fail "qemu -cpu $cpu: nmt-decode --version says $version"
     # qemu warns of CPU features its emulator leaves out (tsc-deadline, pcid, ...): not the tools' output.
     run_all "qemu-$cpu" qemu-x86_64 -cpu "$cpu" 2> >(grep -v '^qemu-x86_64: warning: TCG doesn' >&2)
     same_as native "qemu-$cpu" "qemu-x86_64 -cpu $cpu"

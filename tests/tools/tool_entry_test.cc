@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "math/cpu_isa.h"
 #include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/progress_meter.h"
@@ -78,7 +79,9 @@ BOOST_AUTO_TEST_CASE(the_library_returns_the_version_answer_and_the_entry_prints
   const std::string printed =
       captured(std::cout, [&] { answered = tools::parse_command_line(tool, {"--version"}, options_again, again); });
   BOOST_TEST(answered);
-  BOOST_TEST(printed == *answer);
+  BOOST_TEST(printed == *answer + tools::kernels_line());
+  BOOST_TEST(tools::kernels_line().rfind(std::string("kernels: ") + rnnsearch::math::cpu_isa_name(rnnsearch::math::cpu_isa()), 0) ==
+             0u);
 }
 
 BOOST_AUTO_TEST_CASE(warnings_survive_quiet_and_notes_do_not) {

@@ -13,8 +13,12 @@
 
 namespace rnnsearch::tools {
 
-// util::read_command_line, printing its answer to --help, --version or --dump-config on
-// stdout. Returns true when it answered: the tool then exits 0.
+// The line --version adds below the version: the level of instruction sets the kernels use
+// (math/cpu_isa.h), and whether the build is for its build machine's CPU alone.
+std::string kernels_line();
+
+// util::read_command_line, printing its answer to --help, --version (then kernels_line())
+// or --dump-config on stdout. Returns true when it answered: the tool then exits 0.
 bool parse_command_line(const util::ToolInfo& tool, const std::vector<std::string>& args,
                         const boost::program_options::options_description& options, util::CommonOptions& common,
                         const boost::program_options::options_description* hidden = nullptr,

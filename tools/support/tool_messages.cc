@@ -5,18 +5,30 @@
 #include <cstdio>
 #include <iostream>
 
+#include "math/cpu_isa.h"
 #include "tools/support/tool_entry.h"
+#include "util/instruction_sets.h"
 #include "util/progress_output.h"
 
 namespace rnnsearch::tools {
 
 namespace po = boost::program_options;
 
+std::string kernels_line() {
+  const math::CpuIsa level = math::cpu_isa(), detected = math::detected_cpu_isa();
+  std::string line = std::string("kernels: ") + math::cpu_isa_name(level);
+  line += level == detected ? ", the highest level this CPU has"
+                            : std::string(", held there by RNNSEARCH_CPU_ISA (this CPU has ") +
+                                  math::cpu_isa_name(detected) + ")";
+  if (util::kBuiltInstructionSets != 0) line += "; built for its build machine's CPU (RNNSEARCH_NATIVE)";
+  return line + "\n";
+}
+
 bool parse_command_line(const util::ToolInfo& tool, const std::vector<std::string>& args,
                         const po::options_description& options, util::CommonOptions& common,
                         const po::options_description* hidden, const po::positional_options_description* positional) {
   const auto answer = util::read_command_line(tool, args, options, common, hidden, positional);
-  if (answer) std::cout << *answer;
+  if (answer) std::cout << *answer << (common.version ? kernels_line() : "");
   return answer.has_value();
 }
 
