@@ -40,16 +40,7 @@ if [ -z "$peer_model" ]; then
     --train-src "$data/train.bpe.de" --train-tgt "$data/train.bpe.en" --val-src "$data/val.bpe.de" \
     --val-tgt "$data/val.bpe.en" --save "$peer_model" --max-minutes "$minutes" --log-every 1000 >/dev/null 2>&1
 fi
-# A lexical shortlist of the training text (nmt-align ibm2's table, nmt-shortlist 100 100).
-shortlist=$work/shortlist.100-100
-if [ ! -f "$shortlist" ]; then
-  cmake --build build -j "$(nproc)" --target nmt-align nmt-vocab nmt-shortlist >/dev/null
-  build/bin/nmt-align ibm2 -s "$data/train.bpe.de" -t "$data/train.bpe.en" --save-table "$work/lex.de-en" \
-    --threads "$threads" -q -o /dev/null
-  build/bin/nmt-vocab -i "$data/train.bpe.en" -o "$work/vocab.en"
-  build/bin/nmt-shortlist --table "$work/lex.de-en" --target-vocab "$work/vocab.en" --first 100 --best 100 \
-    -o "$shortlist"
-fi
+shortlist=$(./scripts/bench-shortlist.sh "$data" "$work" "$threads")
 # Precisions this CPU runs: bf16 only with avx512_bf16.
 precisions="fp32 int8"
 grep -q avx512_bf16 /proc/cpuinfo && precisions="$precisions bf16"
