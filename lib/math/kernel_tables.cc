@@ -14,6 +14,12 @@ const kernels::DotKernels& dot_kernels(CpuIsa isa) {
   return isa_baseline::kDot;
 }
 
+const kernels::ElementwiseKernels& elementwise_kernels(CpuIsa isa) {
+  if (isa >= CpuIsa::kAvx512) return isa_avx512::kElementwise;
+  if (isa >= CpuIsa::kAvx2) return isa_avx2::kElementwise;
+  return isa_baseline::kElementwise;
+}
+
 const kernels::Int8RowKernels& int8_row_kernels(CpuIsa isa) {
   if (isa >= CpuIsa::kAvx512) return isa_avx512::kInt8Rows;
   if (isa >= CpuIsa::kAvx2) return isa_avx2::kInt8Rows;

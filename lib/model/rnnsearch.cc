@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "math/elementwise.h"
 #include "math/gemm.h"
 #include "math/shape_check.h"
 #include "model/rnnsearch_workspace.h"
@@ -21,9 +22,7 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 
 // log sum_j exp(row_j), the same expression for a full row and a gathered one.
 float log_sum_exp(const math::Matrix& m, Eigen::Index r) {
-  const auto row = m.row(r).array();
-  const float top = row.maxCoeff();
-  return top + std::log((row - top).exp().sum());
+  return math::log_sum_exp(m.row(r).data(), static_cast<int>(m.cols()));
 }
 
 void log_softmax_rows(math::Matrix& m) {
@@ -127,7 +126,9 @@ void RnnSearch::initial_state_forward(const math::Matrix& annotations, const mat
     if (lengths(b) > 0) mean.row(b) /= lengths(b);
   }
   init_.forward(mean, state);  // s_0 pre-activation: [B x m]
-  state = state.array().tanh();
+  for (Eigen::Index b = 0; b < state.rows(); ++b) {
+    math::tanh_array(state.row(b).data(), state.row(b).data(), static_cast<int>(state.cols()));
+  }
 }
 
 void RnnSearch::set_inference_precision(math::Precision precision) {

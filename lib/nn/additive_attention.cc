@@ -3,6 +3,7 @@
 #include "math/shape_check.h"
 #include "math/gemm.h"
 #include "math/softmax.h"
+#include "math/elementwise.h"
 #include "math/tanh_dot.h"
 #include "math/transpose.h"
 #include "util/error.h"
@@ -29,7 +30,8 @@ void prefetch_rows(const float* a, const float* b, Eigen::Index n) {
 // and step_backward computes it again: one expression, so the same bits both times.
 const float* hidden_row(const Attention::StepCache& cache, Eigen::Index query_row, const math::Matrix& keys,
                         Eigen::Index key_row) {
-  cache.hidden_row.row(0) = (cache.projected_query.row(query_row) + keys.row(key_row)).array().tanh();
+  cache.hidden_row.row(0) = cache.projected_query.row(query_row) + keys.row(key_row);
+  math::tanh_array(cache.hidden_row.data(), cache.hidden_row.data(), static_cast<int>(cache.hidden_row.cols()));
   return cache.hidden_row.data();
 }
 

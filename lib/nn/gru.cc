@@ -1,5 +1,6 @@
 #include "nn/gru.h"
 
+#include "math/elementwise.h"
 #include "math/shape_check.h"
 #include "math/gemm.h"
 #include "math/transpose.h"
@@ -107,14 +108,19 @@ void Gru::step(const math::ConstMatrixRef& projected, const math::ConstMatrixRef
   // [z | r] pre-activations += h_prev U_zr
   math::gemm(cache.h_prev, packed_zr_.get(), recurrent_zr_.value, Transpose::kNo, cache.gates.leftCols(2 * H), 1.0f,
              1.0f, recurrent_zr_.name.c_str());
-  auto zr = cache.gates.leftCols(2 * H).array();  // [B x 2H]
-  zr = (1.0f + (-zr).exp()).inverse();
+  for (Eigen::Index b = 0; b < batch; ++b) {  // [z | r] = logistic(...): [B x 2H]
+    float* row = cache.gates.row(b).data();
+    math::logistic_array(row, row, 2 * H);
+  }
   cache.reset_state = cache.gates.middleCols(H, H).cwiseProduct(cache.h_prev);  // [B x H]
   // h~ pre-activation += (r . h_prev) U_h
   math::gemm(cache.reset_state, packed_h_.get(), recurrent_h_.value, Transpose::kNo, cache.gates.rightCols(H), 1.0f,
              1.0f, recurrent_h_.name.c_str());
-  auto candidate = cache.gates.rightCols(H).array();  // [B x H]
-  candidate = candidate.tanh();
+  for (Eigen::Index b = 0; b < batch; ++b) {  // h~ = tanh(...): [B x H]
+    float* row = cache.gates.row(b).data() + 2 * H;
+    math::tanh_array(row, row, H);
+  }
+  const auto candidate = cache.gates.rightCols(H).array();
   // h = (1 - z) . h_prev + z . h~
   const auto z = cache.gates.leftCols(H).array();
   h.array() = (1.0f - z) * cache.h_prev.array() + z * candidate;

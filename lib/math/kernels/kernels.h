@@ -54,6 +54,14 @@ struct DotKernels {
   void (*weighted_rows)(const float* weights, int span, const float* rows, long stride, int width, float* out);
 };
 
+// Elementwise functions of inference and training (math/elementwise.h).
+struct ElementwiseKernels {
+  void (*exp)(const float* x, float shift, float* y, int n);  // y = exp(x - shift)
+  void (*tanh)(const float* x, float* y, int n);              // y = tanh(x); y may be x
+  void (*logistic)(const float* x, float* y, int n);          // y = 1 / (1 + exp(-x)); y may be x
+  float (*exp_sum)(const float* x, float shift, int n);       // sum exp(x - shift), in 16 lanes
+};
+
 // Quantizing rows of activations for the int8 products (int8_rows.h).
 struct Int8RowKernels {
   float (*max_abs)(const float* row, int k);  // max_j |row_j|, NaNs left out
@@ -93,18 +101,21 @@ struct Bf16Kernels {
 // The tables each level has (lib/CMakeLists.txt compiles the files that define them).
 namespace rnnsearch::math::isa_baseline {
 extern const kernels::RowStableKernels kRowStable;
+extern const kernels::ElementwiseKernels kElementwise;
 extern const kernels::DotKernels kDot;
 extern const kernels::Int8RowKernels kInt8Rows;
 extern const kernels::Int8TileKernels kInt8Tiles;
 }  // namespace rnnsearch::math::isa_baseline
 namespace rnnsearch::math::isa_avx2 {
 extern const kernels::RowStableKernels kRowStable;
+extern const kernels::ElementwiseKernels kElementwise;
 extern const kernels::DotKernels kDot;
 extern const kernels::Int8RowKernels kInt8Rows;
 extern const kernels::Int8TileKernels kInt8Tiles;
 }  // namespace rnnsearch::math::isa_avx2
 namespace rnnsearch::math::isa_avx512 {
 extern const kernels::RowStableKernels kRowStable;
+extern const kernels::ElementwiseKernels kElementwise;
 extern const kernels::DotKernels kDot;
 extern const kernels::Int8RowKernels kInt8Rows;
 }  // namespace rnnsearch::math::isa_avx512
