@@ -81,7 +81,8 @@ compare() {
 }
 
 echo "Portable build (build) against $native, $threads thread(s), $runs alternating runs each, medians;"
-echo "level: ${level:-this CPU's own} ($(build/bin/nmt-decode --version | head -1))"
+levels=$(env "${environment[@]}" build/bin/nmt-decode --version | sed -n 's/^kernels: //p')
+echo "portable build's kernels: $levels"
 echo
 echo "| what | portable | native | portable / native |"
 echo "|---|---|---|---|"
