@@ -13,10 +13,10 @@ void tanh_array(const float* x, float* y, int n) { elementwise_kernels(cpu_isa()
 void logistic_array(const float* x, float* y, int n) { elementwise_kernels(cpu_isa()).logistic(x, y, n); }
 
 float log_sum_exp(const float* x, int n) {
-  float top = x[0];
-  for (int i = 1; i < n; ++i) top = x[i] > top ? x[i] : top;
+  const kernels::ElementwiseKernels& f = elementwise_kernels(cpu_isa());
+  const float top = f.largest(x, n);
   // logf's bits are the same from each of glibc's versions of it (checked on every float).
-  return top + std::log(elementwise_kernels(cpu_isa()).exp_sum(x, top, n));
+  return top + std::log(f.exp_sum(x, top, n));
 }
 
 }  // namespace rnnsearch::math

@@ -24,12 +24,14 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-// Values over [-span, span], with the special ones spread through.
+// Values over [-span, span], with the special ones spread through (none at 0, so that the
+// largest value of any prefix is not a NaN).
 std::vector<float> inputs(int n, float span, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-span, span);
   const float special[] = {0.0f, -0.0f, kInf, -kInf, kNan, 1e-30f, -1e-30f, 0.25f, -0.25f, 88.0f, 100.0f, -87.5f, -200.0f};
   std::vector<float> x(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) x[i] = i % 7 == 3 ? special[(i / 7) % std::size(special)] : u(rng);
+  x[0] = u(rng);
   return x;
 }
 
@@ -78,6 +80,7 @@ BOOST_AUTO_TEST_CASE(every_level_gives_the_baseline_bits) {
       BOOST_TEST(same_bits(y, l), cpu_isa_name(level) << " logistic, n " << n);
       const float level_sum = f.exp_sum(finite.data(), 30.0f, static_cast<int>(finite.size()));
       BOOST_TEST(std::memcmp(&level_sum, &sum, sizeof sum) == 0, cpu_isa_name(level) << " exp_sum, n " << n);
+      BOOST_TEST(f.largest(x.data(), n) == base.largest(x.data(), n), cpu_isa_name(level) << " largest, n " << n);
     }
   }
 }
@@ -128,6 +131,7 @@ BOOST_AUTO_TEST_CASE(log_sum_exp_is_the_log_of_the_sum_of_exps) {
     for (const float v : x) top = std::max(top, static_cast<double>(v));
     for (const float v : x) sum += std::exp(v - top);
     BOOST_TEST(log_sum_exp(x.data(), n) == top + std::log(sum), boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(elementwise_kernels(cpu_isa()).largest(x.data(), n) == top);
   }
   const std::vector<float> masked{-kInf, 2.0f, -kInf};
   BOOST_TEST(log_sum_exp(masked.data(), 3) == 2.0f);

@@ -60,6 +60,7 @@ struct ElementwiseKernels {
   void (*tanh)(const float* x, float* y, int n);              // y = tanh(x); y may be x
   void (*logistic)(const float* x, float* y, int n);          // y = 1 / (1 + exp(-x)); y may be x
   float (*exp_sum)(const float* x, float shift, int n);       // sum exp(x - shift), in 16 lanes
+  float (*largest)(const float* x, int n);                    // max x, n >= 1
 };
 
 // Quantizing rows of activations for the int8 products (int8_rows.h).
