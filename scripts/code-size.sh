@@ -34,7 +34,7 @@ functions=$(ctags -R --languages=C++ --kinds-C++=f --fields=+ne -o - lib | awk -
   for (i = 4; i <= NF; ++i) { if ($i ~ /^line:/) line = substr($i, 6); if ($i ~ /^end:/) end = substr($i, 5) }
   if (line != "" && end != "") print end - line + 1, $2 ":" line, $1 }' | sort -k1,1nr -k2,2)
 echo "longest functions in lib/:"
-echo "$functions" | head -n 5 | sed 's/^/  /'
+awk 'NR <= 5 { print "  " $0 }' <<< "$functions"  # awk reads it all: head would close the pipe early (SIGPIPE)
 long=$(echo "$functions" | awk -v max="$max_function_lines" '$1 > max')
 if [ -n "$long" ]; then
   echo "code-size: functions in lib/ over $max_function_lines lines:" >&2

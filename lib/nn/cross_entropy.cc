@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "math/elementwise.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -76,7 +77,7 @@ CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vec
     double sum = 0.0;
     if (d_logits) {
       auto d = d_logits->row(r);
-      d = (z.array() - max).exp().matrix();
+      math::exp_array(z.data(), max, d.data(), static_cast<int>(vocabulary));
       sum = d.sum();
     } else {
       sum = (z.array() - max).exp().sum();
