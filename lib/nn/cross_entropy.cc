@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "math/elementwise.h"
 #include "util/error.h"
@@ -50,6 +51,17 @@ double log_sum_exp(const math::Matrix& logits, Eigen::Index row) {
   return static_cast<double>(max) + std::log(sum);
 }
 
+// sum_i x_i in 16 lanes (x_i into lane i % 16), then the lanes pairwise: one fixed order.
+float lane_sum(const float* x, Eigen::Index n) {
+  constexpr int kLanes = 16;
+  float lane[kLanes] = {};
+  for (Eigen::Index i = 0; i < n; ++i) lane[i % kLanes] += x[i];
+  for (int width = kLanes / 2; width >= 1; width /= 2) {
+    for (int l = 0; l < width; ++l) lane[l] += lane[l + width];
+  }
+  return lane[0];
+}
+
 }  // namespace
 
 CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vector<std::int32_t>& targets,
@@ -74,14 +86,13 @@ CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vec
     check_target(target, r, vocabulary);
     const auto z = logits.row(r);
     const float max = z.maxCoeff();
-    double sum = 0.0;
-    if (d_logits) {
-      auto d = d_logits->row(r);
-      math::exp_array(z.data(), max, d.data(), static_cast<int>(vocabulary));
-      sum = d.sum();
-    } else {
-      sum = (z.array() - max).exp().sum();
-    }
+    // exp(z - max) into d's row (or a scratch row without d), summed alike either way, so a
+    // forward-only pass reports the training pass's loss exactly.
+    thread_local std::vector<float> scratch;
+    if (!d_logits) scratch.resize(static_cast<std::size_t>(vocabulary));
+    float* exps = d_logits ? d_logits->row(r).data() : scratch.data();
+    math::exp_array(z.data(), max, exps, static_cast<int>(vocabulary));
+    const double sum = lane_sum(exps, vocabulary);
     const double lse = static_cast<double>(max) + std::log(sum);
     double row_loss = lse - static_cast<double>(z(target));
     if (eps > 0.0) {

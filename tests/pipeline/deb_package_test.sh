@@ -35,7 +35,7 @@ pack "$work/pkg" "${override[@]}" > "$work/pack.log" 2>&1 || fail "cpack failed:
 debs=("$work"/pkg/*.deb)
 [ ${#debs[@]} -eq 1 ] && [ -f "${debs[0]}" ] || fail "not one package in $work/pkg: $(ls "$work/pkg")"
 deb=${debs[0]}
-version=$("$bin/nmt-decode" --version | awk '{ print $NF }')
+version=$("$bin/nmt-decode" --version | awk 'NR == 1 { print $NF }')  # line 2 names the kernels
 [ "$(basename "$deb")" = "rnnsearch_${version}_amd64.deb" ] || fail "package file $(basename "$deb")"
 dpkg-deb -f "$deb" > "$work/control"
 field() { awk -v name="$1" '$1 == name ":" { sub(/^[^:]*: */, ""); print; exit }' "$work/control"; }
