@@ -43,14 +43,6 @@ float weight_of(const math::Matrix& mask, Eigen::Index row) {
   return w;
 }
 
-// logsumexp of one row, with the row maximum subtracted before exponentiating.
-double log_sum_exp(const math::Matrix& logits, Eigen::Index row) {
-  const auto z = logits.row(row);
-  const float max = z.maxCoeff();
-  const double sum = (z.array() - max).exp().sum();
-  return static_cast<double>(max) + std::log(sum);
-}
-
 // sum_i x_i in 16 lanes (x_i into lane i % 16), then the lanes pairwise: one fixed order.
 float lane_sum(const float* x, Eigen::Index n) {
   constexpr int kLanes = 16;
@@ -60,6 +52,27 @@ float lane_sum(const float* x, Eigen::Index n) {
     for (int l = 0; l < width; ++l) lane[l] += lane[l + width];
   }
   return lane[0];
+}
+
+// sum_j exp(z_j - max) of one row, its exps written to `exps` (d's row in training, else a
+// scratch row): the loss, its gradient and target_log_probabilities all take it from here,
+// so a forward-only pass reports the training pass's numbers exactly.
+double exp_row_sum(const math::Matrix& logits, Eigen::Index row, float max, float* exps) {
+  math::exp_array(logits.row(row).data(), max, exps, static_cast<int>(logits.cols()));
+  return lane_sum(exps, logits.cols());
+}
+
+// The scratch row of a pass without d_logits.
+float* scratch_row(Eigen::Index vocabulary) {
+  thread_local std::vector<float> scratch;
+  if (scratch.size() < static_cast<std::size_t>(vocabulary)) scratch.resize(static_cast<std::size_t>(vocabulary));
+  return scratch.data();
+}
+
+// logsumexp of one row, with the row maximum subtracted before exponentiating.
+double log_sum_exp(const math::Matrix& logits, Eigen::Index row) {
+  const float max = logits.row(row).maxCoeff();
+  return static_cast<double>(max) + std::log(exp_row_sum(logits, row, max, scratch_row(logits.cols())));
 }
 
 }  // namespace
@@ -86,13 +99,7 @@ CrossEntropySum softmax_cross_entropy(const math::Matrix& logits, const std::vec
     check_target(target, r, vocabulary);
     const auto z = logits.row(r);
     const float max = z.maxCoeff();
-    // exp(z - max) into d's row (or a scratch row without d), summed alike either way, so a
-    // forward-only pass reports the training pass's loss exactly.
-    thread_local std::vector<float> scratch;
-    if (!d_logits) scratch.resize(static_cast<std::size_t>(vocabulary));
-    float* exps = d_logits ? d_logits->row(r).data() : scratch.data();
-    math::exp_array(z.data(), max, exps, static_cast<int>(vocabulary));
-    const double sum = lane_sum(exps, vocabulary);
+    const double sum = exp_row_sum(logits, r, max, d_logits ? d_logits->row(r).data() : scratch_row(vocabulary));
     const double lse = static_cast<double>(max) + std::log(sum);
     double row_loss = lse - static_cast<double>(z(target));
     if (eps > 0.0) {
