@@ -10,6 +10,7 @@
 #include "align/eval_files.h"
 #include "align/extract_files.h"
 #include "align/heatmap_files.h"
+#include "align/hmm_files.h"
 #include "align/ibm2_files.h"
 #include "align/symmetrize_files.h"
 #include "tools/support/gemm_choice.h"
@@ -30,6 +31,8 @@ const util::ToolInfo kTool{
     "       nmt-align symmetrize -i FORWARD -j REVERSE [-c HEURISTIC] [-o FILE]\n"
     "       nmt-align combine -i FORWARD.soft -j REVERSE.soft [--threshold 0.5] [-o FILE]\n"
     "       nmt-align ibm2 -s SOURCE -t TARGET [--reverse] [-o FILE] [--save-table T | --load-table T]\n"
+    "       nmt-align hmm -s SOURCE -t TARGET [--links forward|reverse|agreed] [-o FILE]\n"
+    "                     [--save-params P | --load-params P]\n"
     "       nmt-align eval -g GOLD -a ALIGNMENT\n"
     "       nmt-align heatmap -m MODEL -s SOURCE -t TARGET [--lines 1,5] [--merge words] [-o attention.svg]\n"
     "Alignments are Pharaoh 'i-j' pairs, source index first, 0-based, one line per sentence pair.\n",
@@ -138,6 +141,43 @@ void ibm2(const std::vector<std::string>& args) {
   align::ibm2_files(cfg, tools::stderr_notes(common, "nmt-align ibm2: "));
 }
 
+void hmm(const std::vector<std::string>& args) {
+  align::HmmFilesOptions cfg;
+  util::CommonOptions common;
+  auto& model = cfg.hmm;
+  bool reverse = false;
+  po::options_description options("nmt-align hmm");
+  options.add_options()
+      ("source,s", po::value(&cfg.source), "source sentences, tokenized (required)")
+      ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
+      ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)")
+      ("links", util::enum_value(&model.links, "forward", align::parse_hmm_links),
+       "forward (each target word's sources), reverse (each source word's targets) or agreed (both directions')")
+      ("reverse,r", po::bool_switch(&reverse), "the same as --links reverse; links still source first")
+      ("decode", util::enum_value(&model.decoding, "posterior", align::parse_hmm_decoding),
+       "posterior (links whose posterior reaches --threshold; agreed: the product of both directions') or viterbi "
+       "(the best path; agreed: both paths' intersection)")
+      ("threshold", util::defaulted(&model.threshold), "the posterior a link needs (--decode posterior)")
+      ("model1-iterations", util::defaulted(&model.model1_iterations), "IBM Model 1 EM iterations first")
+      ("hmm-iterations", util::defaulted(&model.hmm_iterations), "HMM EM iterations after them (0: Model 1 links)")
+      ("no-agreement", po::bool_switch()->notifier([&model](bool alone) { model.agreement = !alone; }),
+       "train the two directions each alone, not by agreement")
+      ("jump-width", util::defaulted(&model.jump_width), "jump classes either side; wider jumps share the last")
+      ("p-empty", po::value(&model.p_empty)->default_value(model.p_empty, "0.2"),
+       "the empty word's starting probability (learned in the HMM iterations)")
+      ("cache-mb", util::defaulted(&model.index_cache_mb),
+       "memory (MiB) for the table positions of the first pairs, found once instead of every iteration")
+      ("save-params", po::value(&cfg.save_params), "write the trained model (both directions) to this file")
+      ("params-threshold", util::defaulted(&cfg.params_threshold),
+       "leave translation probabilities below this out of --save-params")
+      ("load-params", po::value(&cfg.load_params), "align with a --save-params file, without training");
+  if (parse(args, options, common)) return;
+  if (reverse) model.links = align::HmmLinks::kReverse;
+  model.threads = common.resolved_threads();
+  cfg.progress = !common.quiet;
+  align::hmm_files(cfg, tools::stderr_notes(common, "nmt-align hmm: "));
+}
+
 void eval(const std::vector<std::string>& args) {
   align::EvalFilesOptions cfg;
   util::CommonOptions common;
@@ -173,7 +213,7 @@ void heatmap(const std::vector<std::string>& args) {
 // The subcommand argv[1] names, or extract (argv[1] being its first option).
 int run(int argc, char** argv) {
   const std::map<std::string, void (*)(const std::vector<std::string>&)> subcommands = {
-      {"symmetrize", symmetrize}, {"combine", combine}, {"ibm2", ibm2}, {"eval", eval}, {"heatmap", heatmap}};
+      {"symmetrize", symmetrize}, {"combine", combine}, {"ibm2", ibm2}, {"hmm", hmm}, {"eval", eval}, {"heatmap", heatmap}};
   const auto named = argc > 1 ? subcommands.find(argv[1]) : subcommands.end();
   const bool has_name = named != subcommands.end();
   (has_name ? named->second : extract)({argv + (has_name ? 2 : 1), argv + argc});

@@ -24,18 +24,21 @@ void require_words(const std::string& text, const std::string& path, std::size_t
   }
 }
 
-// The pairs of the two files as word ids, each line checked.
-Ibm2Corpus read_corpus(const Ibm2FilesOptions& options, bool show_progress) {
+
+}  // namespace
+
+Ibm2Corpus read_word_pairs(const std::string& source, const std::string& target, bool swap,
+                           const std::string& tool, bool show_progress) {
   Ibm2CorpusBuilder builder;
-  util::ProgressMeter reading("nmt-align ibm2", "pairs read", show_progress);
-  util::LineReader source_reader(options.source), target_reader(options.target);
+  util::ProgressMeter reading(tool, "pairs read", show_progress);
+  util::LineReader source_reader(source), target_reader(target);
   std::string s, t;
   for (std::size_t line = 1; util::next_in_step(source_reader, s, target_reader, t); ++line) {
-    check_line_lengths({s}, options.source, line, kMaxIbm2Words);
-    check_line_lengths({t}, options.target, line, kMaxIbm2Words);
-    require_words(s, options.source, line);
-    require_words(t, options.target, line);
-    if (options.reverse) {
+    check_line_lengths({s}, source, line, kMaxIbm2Words);
+    check_line_lengths({t}, target, line, kMaxIbm2Words);
+    require_words(s, source, line);
+    require_words(t, target, line);
+    if (swap) {
       builder.add(t, s);
     } else {
       builder.add(s, t);
@@ -44,6 +47,8 @@ Ibm2Corpus read_corpus(const Ibm2FilesOptions& options, bool show_progress) {
   }
   return builder.take();
 }
+
+namespace {
 
 // "iteration 1: log-likelihood -1234.5, tension 4"
 std::string iteration_note(std::size_t number, const Ibm2Iteration& iteration) {
@@ -65,7 +70,7 @@ void Ibm2FilesOptions::validate() const {
 void ibm2_files(const Ibm2FilesOptions& options, const Notes& notes) {
   options.validate();
   const bool show_progress = options.progress && !util::is_terminal(options.output, STDOUT_FILENO);
-  const Ibm2Corpus corpus = read_corpus(options, show_progress);
+  const Ibm2Corpus corpus = read_word_pairs(options.source, options.target, options.reverse, "nmt-align ibm2", show_progress);
   util::AtomicFileWriter writer(options.output);
   // The links come in the last EM iteration: the line counts them.
   util::ProgressMeter aligning("nmt-align ibm2", "pairs aligned", show_progress);

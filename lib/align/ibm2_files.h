@@ -29,6 +29,12 @@ struct Ibm2FilesOptions {
   void validate() const;
 };
 
+// The pairs of two line-aligned files of words as ids (the target's words first with `swap`),
+// `tool` naming the progress line. util::Error naming file and line for a line without words or
+// of more than kMaxIbm2Words words, or files of different lengths.
+Ibm2Corpus read_word_pairs(const std::string& source, const std::string& target, bool swap,
+                           const std::string& tool, bool show_progress);
+
 // Validates `options`, reads the pairs and writes their links. Once they are written (before
 // the output is committed), `notes` gets a line per EM iteration: "iteration 1: log-likelihood
 // -1234.5, tension 4" (with --load-table, the one pass's). With --save-table the table is

@@ -1,0 +1,63 @@
+#include "align/hmm_files.h"
+
+#include <unistd.h>
+
+#include "align/hmm_params.h"
+#include "align/ibm2_files.h"
+#include "data/alignment.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/number_format.h"
+#include "util/option_range.h"
+#include "util/progress_meter.h"
+
+namespace rnnsearch::align {
+
+namespace {
+
+std::string iteration_note(std::size_t number, const HmmIteration& iteration) {
+  std::string note = std::string(iteration.hmm ? "hmm" : "model1") + " iteration " + std::to_string(number) +
+                     ": log-likelihood forward " + util::general(iteration.forward_log_likelihood) + ", reverse " +
+                     util::general(iteration.reverse_log_likelihood);
+  if (iteration.hmm) {
+    note += "; p-empty forward " + util::general(iteration.forward_p_empty) + ", reverse " +
+            util::general(iteration.reverse_p_empty);
+  }
+  return note;
+}
+
+}  // namespace
+
+void HmmFilesOptions::validate() const {
+  if (source.empty() || target.empty()) throw util::UsageError("-s SOURCE and -t TARGET are required");
+  if (!save_params.empty() && !load_params.empty()) {
+    throw util::UsageError("--save-params and --load-params exclude each other: loaded parameters are not trained");
+  }
+  util::check_range("params-threshold", params_threshold, 0.0, 1.0);
+  hmm.validate();
+}
+
+void hmm_files(const HmmFilesOptions& options, const Notes& notes) {
+  options.validate();
+  const bool show_progress = options.progress && !util::is_terminal(options.output, STDOUT_FILENO);
+  const Ibm2Corpus corpus = read_word_pairs(options.source, options.target, false, "nmt-align hmm", show_progress);
+  const bool train = options.load_params.empty();
+  const int passes = train ? options.hmm.model1_iterations + options.hmm.hmm_iterations + 1 : 1;
+  util::ProgressMeter meter("nmt-align hmm", "pairs in all passes", show_progress,
+                            static_cast<std::uint64_t>(passes) * corpus.size());
+  const HmmProgress progress = [&](std::size_t pairs) { meter.advance(pairs); };
+  HmmModel model = train ? hmm_start_model(corpus, options.hmm)
+                         : read_hmm_params(options.load_params, corpus, options.hmm.threads);
+  const std::vector<HmmIteration> iterations =
+      train ? hmm_train(corpus, options.hmm, model, progress) : std::vector<HmmIteration>{};
+  util::AtomicFileWriter writer(options.output);
+  hmm_decode(corpus, options.hmm, model,
+             [&](std::size_t, const data::Alignment& links) { writer.write_line(data::format_pharaoh(links)); },
+             progress);
+  meter.finish();
+  if (!options.save_params.empty()) write_hmm_params(options.save_params, corpus, model, options.params_threshold);
+  for (std::size_t k = 0; k < iterations.size() && notes; ++k) notes(iteration_note(k + 1, iterations[k]));
+  writer.commit();
+}
+
+}  // namespace rnnsearch::align

@@ -1,0 +1,36 @@
+#pragma once
+// nmt-align hmm: the links of an HMM aligner pair trained by agreement (align/hmm.h) on two
+// line-aligned files of words, or aligned with the parameters of an earlier run.
+#include <string>
+
+#include "align/command_common.h"
+#include "align/hmm.h"
+
+namespace rnnsearch::align {
+
+struct HmmFilesOptions {
+  std::string source;        // -s: tokenized source sentences
+  std::string target;        // -t: target sentences, line-aligned with the source
+  std::string output = "-";  // links, source index first; "-" = stdout; a file is written atomically
+  bool progress = true;      // progress lines on stderr (never when the output is a terminal)
+  // --save-params: the trained model (align/hmm_params.h), written atomically after the links;
+  // table entries below params_threshold left out (0: none).
+  std::string save_params;
+  double params_threshold = 0.0;
+  // --load-params: align with this model instead of training (the iteration options unused).
+  std::string load_params;
+  HmmOptions hmm;
+
+  // util::UsageError "-s SOURCE and -t TARGET are required", for --save-params with
+  // --load-params, --params-threshold outside [0, 1], or what hmm.validate() throws.
+  void validate() const;
+};
+
+// Validates `options`, reads the pairs, trains (or loads) and writes the links. Once they are
+// written (before the output is committed), `notes` gets a line per EM iteration:
+// "hmm iteration 2: log-likelihood forward -1234.5, reverse -1200.1; p-empty forward 0.21,
+// reverse 0.19". util::Error naming file and line for a line without words or of more than
+// kMaxIbm2Words words.
+void hmm_files(const HmmFilesOptions& options, const Notes& notes = {});
+
+}  // namespace rnnsearch::align

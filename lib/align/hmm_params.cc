@@ -1,0 +1,212 @@
+#include "align/hmm_params.h"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "util/atomic_file.h"
+#include "util/error.h"
+#include "util/line_reader.h"
+#include "util/number_format.h"
+
+namespace rnnsearch::align {
+
+namespace {
+
+constexpr std::string_view kMagic = "nmt-hmm-params";
+constexpr std::string_view kVersion = "1";
+constexpr const char* kDirectionNames[2] = {"forward", "reverse"};
+
+// The words of direction d's table rows (row 0 the empty word, "") and columns.
+struct TableWords {
+  std::vector<const std::string*> rows, columns;
+  TableWords(const Ibm2Corpus& corpus, int d) {
+    static const std::string kEmpty;
+    if (d == 0) {
+      for (const auto& word : corpus.source_words) rows.push_back(&word);  // source_words[0] is ""
+      for (const auto& word : corpus.target_words) columns.push_back(&word);
+    } else {
+      rows.push_back(&kEmpty);
+      for (const auto& word : corpus.target_words) rows.push_back(&word);
+      for (const auto& word : corpus.source_words) columns.push_back(&word);
+    }
+  }
+};
+
+std::string shortest_float(float value) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  return std::string(text, end);
+}
+
+void write_direction_table(util::AtomicFileWriter& writer, const CooccurrenceTable& table, const TableWords& words,
+                           const std::string& name, double threshold) {
+  std::vector<std::size_t> rows(table.rows());
+  std::iota(rows.begin(), rows.end(), 0);
+  std::sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) { return *words.rows[a] < *words.rows[b]; });
+  std::vector<std::size_t> entries;
+  std::string line;
+  for (const std::size_t row : rows) {
+    entries.resize(table.row_end(row) - table.row_begin(row));
+    std::iota(entries.begin(), entries.end(), table.row_begin(row));
+    std::sort(entries.begin(), entries.end(), [&](std::size_t a, std::size_t b) {
+      if (table.probability(a) != table.probability(b)) return table.probability(a) > table.probability(b);
+      return *words.columns[static_cast<std::size_t>(table.column(a))] <
+             *words.columns[static_cast<std::size_t>(table.column(b))];
+    });
+    for (const std::size_t at : entries) {
+      if (row != 0 && table.probability(at) < threshold) break;
+      line = name + "\tt\t" + *words.rows[row] + '\t' + *words.columns[static_cast<std::size_t>(table.column(at))] +
+             '\t' + shortest_float(table.probability(at));
+      writer.write_line(line);
+    }
+  }
+}
+
+std::vector<std::string_view> split(std::string_view line, char separator) {
+  std::vector<std::string_view> parts;
+  for (std::size_t begin = 0;;) {
+    const std::size_t end = line.find(separator, begin);
+    parts.push_back(line.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+    if (end == std::string_view::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+// The header's model and jump width, or util::Error.
+std::pair<bool, int> parse_header(const std::string& line, const std::string& path) {
+  const auto fields = split(line, ' ');
+  const double width = fields.size() == 4 && fields[3].substr(0, 11) == "jump-width="
+                           ? util::parse_double(fields[3].substr(11)).value_or(0.0)
+                           : 0.0;
+  if (fields.size() != 4 || fields[0] != kMagic || fields[1] != kVersion ||
+      (fields[2] != "model=hmm" && fields[2] != "model=model1") || width < 1 || width > 100 ||
+      width != static_cast<int>(width)) {
+    throw util::Error(path, 1,
+                      "not the parameters of nmt-align hmm: expected the header '" + std::string(kMagic) + " " +
+                          std::string(kVersion) + " model=hmm|model1 jump-width=N' (nmt-align hmm --save-params)");
+  }
+  return {fields[2] == "model=hmm", static_cast<int>(width)};
+}
+
+}  // namespace
+
+void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const HmmModel& model, double threshold) {
+  util::AtomicFileWriter writer(path);
+  const int width = model.forward.jumps.width;
+  writer.write_line(std::string(kMagic) + " " + std::string(kVersion) + (model.hmm ? " model=hmm" : " model=model1") +
+                    " jump-width=" + std::to_string(width));
+  for (int d = 0; d < 2; ++d) {
+    const JumpModel& jumps = d == 0 ? model.forward.jumps : model.reverse.jumps;
+    const std::string name = kDirectionNames[d];
+    writer.write_line(name + "\tp-empty\t" + util::shortest_scientific(jumps.p_empty));
+    for (int jump = -width; jump <= width; ++jump) {
+      writer.write_line(name + "\tjump\t" + std::to_string(jump) + '\t' +
+                        util::shortest_scientific(jumps.weight[static_cast<std::size_t>(jump + width)]));
+    }
+  }
+  for (int d = 0; d < 2; ++d) {
+    write_direction_table(writer, d == 0 ? model.forward.table : model.reverse.table, TableWords(corpus, d),
+                          kDirectionNames[d], threshold);
+  }
+  writer.commit();
+}
+
+namespace {
+
+// Reads the lines after the header into `model` (tables of `corpus`).
+class ParamsReader {
+ public:
+  ParamsReader(const std::string& path, const Ibm2Corpus& corpus, HmmModel& model)
+      : path_(path), model_(model), words_{TableWords(corpus, 0), TableWords(corpus, 1)} {
+    for (int d = 0; d < 2; ++d) {
+      for (std::size_t r = 0; r < words_[d].rows.size(); ++r) row_ids_[d].emplace(*words_[d].rows[r], r);
+      for (std::size_t c = 0; c < words_[d].columns.size(); ++c) column_ids_[d].emplace(*words_[d].columns[c], c);
+    }
+  }
+
+  void read(const std::string& line, std::size_t number) {
+    const auto fields = split(line, '\t');
+    const int d = fields[0] == kDirectionNames[0] ? 0 : fields[0] == kDirectionNames[1] ? 1 : -1;
+    const std::string_view kind = fields.size() > 1 ? fields[1] : std::string_view();
+    if (d >= 0 && kind == "t" && fields.size() == 5 && !fields[3].empty()) return read_entry(d, fields, number);
+    if (d >= 0 && kind == "p-empty" && fields.size() == 3) {
+      jumps(d).p_empty = number_in(fields[2], 0.0, 1.0, number);
+      ++seen_[d];
+      return;
+    }
+    if (d >= 0 && kind == "jump" && fields.size() == 4) {
+      const auto jump = util::parse_double(fields[2]);
+      const int width = jumps(d).width;
+      if (!jump || *jump != static_cast<int>(*jump) || *jump < -width || *jump > width) {
+        throw util::Error(path_, number, "jump class '" + std::string(fields[2]) + "' is not an integer in [-" +
+                                             std::to_string(width) + ", " + std::to_string(width) + "]");
+      }
+      jumps(d).weight[static_cast<std::size_t>(static_cast<int>(*jump) + width)] = number_in(fields[3], 0.0, 1.0, number);
+      ++seen_[d];
+      return;
+    }
+    throw util::Error(path_, number,
+                      "expected 'forward|reverse<TAB>p-empty<TAB>P', '...<TAB>jump<TAB>D<TAB>W' or "
+                      "'...<TAB>t<TAB>E<TAB>F<TAB>P' (E empty for the empty word)");
+  }
+
+  // util::Error when a direction's jump parameters were not all there.
+  void finish() const {
+    for (int d = 0; d < 2; ++d) {
+      if (seen_[d] != model_.forward.jumps.weight.size() + 1) {
+        throw util::Error(path_ + ": the " + kDirectionNames[d] + " direction's p-empty or jump lines are missing");
+      }
+    }
+  }
+
+ private:
+  JumpModel& jumps(int d) { return d == 0 ? model_.forward.jumps : model_.reverse.jumps; }
+  double number_in(std::string_view text, double low, double high, std::size_t number) const {
+    const auto value = util::parse_double(text);
+    if (!value || !(*value > low && *value <= high)) {
+      throw util::Error(path_, number, "'" + std::string(text) + "' is not a probability in (0, 1]");
+    }
+    return *value;
+  }
+  void read_entry(int d, const std::vector<std::string_view>& fields, std::size_t number) {
+    const auto p = static_cast<float>(number_in(fields[4], 0.0, 1.0, number));
+    const auto row = row_ids_[d].find(fields[2]);
+    const auto column = column_ids_[d].find(fields[3]);
+    if (row == row_ids_[d].end() || column == column_ids_[d].end()) return;  // a word these pairs lack
+    CooccurrenceTable& table = d == 0 ? model_.forward.table : model_.reverse.table;
+    const std::size_t at = table.find(row->second, static_cast<std::int32_t>(column->second));
+    if (at < table.size()) table.set_probability(at, p);
+  }
+
+  const std::string& path_;
+  HmmModel& model_;
+  TableWords words_[2];
+  std::unordered_map<std::string_view, std::size_t> row_ids_[2], column_ids_[2];
+  std::size_t seen_[2] = {0, 0};
+};
+
+}  // namespace
+
+HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int threads) {
+  util::LineReader reader(path);
+  std::string line;
+  if (!reader.next(line)) throw util::Error(path, 1, "is empty: expected the header of nmt-align hmm parameters");
+  const auto [hmm, width] = parse_header(line, path);
+  HmmOptions options;
+  options.jump_width = width;
+  options.hmm_iterations = hmm ? 1 : 0;
+  options.threads = threads;
+  HmmModel model = hmm_start_model(corpus, options);
+  model.forward.table.fill(kAbsentProbability);
+  model.reverse.table.fill(kAbsentProbability);
+  ParamsReader params(path, corpus, model);
+  while (reader.next(line)) params.read(line, reader.line_number());
+  params.finish();
+  return model;
+}
+
+}  // namespace rnnsearch::align
