@@ -39,8 +39,8 @@ grep -qE "^Date: [0-9]{4}-[0-9]{2}-[0-9]{2} · Command: \`scripts/bench-aligners
 for row in forward reverse intersect grow-diag grow-diag-final-and grow-diag-and; do
   grep -qE "^$row +skipped +[0-9]+\.[0-9]{2} \([0-9]+\.[0-9]{2}\)" "$work/table" || fail "row $row lacks ibm2's AERs"
 done
-grep -qE "^wall time +- +[0-9]+ s" "$work/table" || fail "no wall time for ibm2"
-grep -qE "^CPU time, user\+sys +- +[0-9]+ s" "$work/table" || fail "no CPU time for ibm2"
+grep -qE "^wall time +- +[0-9]+\.[0-9] s" "$work/table" || fail "no wall time for ibm2"
+grep -qE "^CPU time, user\+sys +- +[0-9]+\.[0-9] s" "$work/table" || fail "no CPU time for ibm2"
 grep -qE "^peak RSS +- +[1-9][0-9]* MB" "$work/table" || fail "no peak memory for ibm2"
 cmp -s "$out/report.txt" "$work/table" || fail "OUT/report.txt is not the table printed"
 
