@@ -12,7 +12,8 @@
 # time (/usr/bin/time); symmetrizing and scoring are not counted. One aligner at a time:
 #   eflomal  eflomal-align of a local copy (EFLOMAL_DIR) with its defaults: -m 3 (IBM
 #            Model 1, HMM, fertility), 3 samplers, iterations from the corpus size; both
-#            directions in one run (-f, -r); OpenMP held to --threads (OMP_THREAD_LIMIT)
+#            directions in one run (-f, -r); OpenMP held to --threads (OMP_THREAD_LIMIT).
+#            Its samplers start from a random seed: its AERs vary a little from run to run
 #   ibm2     nmt-align ibm2 forward, then -r (reverse), each with --threads
 #   hmm      nmt-align hmm: one training run (both directions by agreement) writes the
 #            forward links and --save-params; then --load-params reads off the reverse
