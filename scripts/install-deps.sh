@@ -3,7 +3,8 @@
 # when they are all present. Safe to run again; used by the README commands and .ci/run.
 # --bench adds what the side-by-side benchmarks run: the PyTorch implementation in
 # shared/peer needs Debian's python3-torch (run with /usr/bin/python3); scripts/bench-scale.sh
-# compares nmt-bpe with sentencepiece's spm_train and spm_encode. --fuzz adds clang
+# compares nmt-bpe with sentencepiece's spm_train and spm_encode; scripts/bench-aligners.sh
+# builds and runs eflomal with numpy, Cython and Python's headers. --fuzz adds clang
 # and its sanitizer runtimes for scripts/fuzz.sh.
 set -euo pipefail
 
@@ -23,7 +24,7 @@ packages=(
 )
 for option in "$@"; do
   case $option in
-    --bench) packages+=(python3-torch sentencepiece) ;;
+    --bench) packages+=(python3-torch sentencepiece python3-numpy cython3 python3-dev) ;;
     # libFuzzer and the sanitizer runtimes ship in libclang-rt-14-dev; clang's OpenMP
     # (for oneDNN builds) in libomp-14-dev.
     --fuzz) packages+=(clang libclang-rt-14-dev libomp-14-dev) ;;
