@@ -94,6 +94,52 @@ $(1)/ibm2/study.txt: $(foreach a,forward reverse $(ALIGN_SYMMETRIZATIONS),$(1)/i
 endef
 $(eval $(call ibm2_links,$(OUT)))
 
+# ---- HMM aligners trained by agreement (nmt-align hmm) --------------------------------
+# Trained once on dir/tok/train.* (its parameters saved), then every candidate's links read
+# off the whole corpus with the saved parameters: each direction's (posterior HMM_THRESHOLD),
+# their symmetrizations HMM_SYMMETRIZATIONS, and the agreed links (the product of the two
+# directions' posteriors) at each of HMM_AGREED_THRESHOLDS. The candidate best on dev is
+# $(OUT)/hmm/chosen, a teacher the guides and heads can learn from (GUIDE_SYMMETRIZATION or
+# HEAD_SYMMETRIZATION = hmm). Few candidates, since 37 dev sentences choose.
+HMM_OPTS              ?=
+HMM_PARAMS_THRESHOLD  ?= 1e-4
+HMM_THRESHOLD         ?= 0.5
+HMM_SYMMETRIZATIONS   ?= intersect grow-diag grow-diag-and
+HMM_AGREED_THRESHOLDS ?= 0.2 0.3 0.5
+HMM_CONF := $(call options_file,hmm,$(HMM_OPTS) $(HMM_PARAMS_THRESHOLD))
+HMM_CANDIDATES := forward reverse $(HMM_SYMMETRIZATIONS) $(foreach t,$(HMM_AGREED_THRESHOLDS),agreed-$(t))
+
+$(OUT)/hmm/params.txt: $(OUT)/tok/train.$(SRC) $(OUT)/tok/train.$(TGT) $(BIN)/nmt-align $(HMM_CONF)
+	@mkdir -p $(@D) $(OUT)/log
+	{ time $(BIN)/nmt-align hmm -s $(OUT)/tok/train.$(SRC) -t $(OUT)/tok/train.$(TGT) -o $(@D)/trained.forward \
+	    --save-params $@ --params-threshold $(HMM_PARAMS_THRESHOLD) --threads $(THREADS) $(HMM_OPTS); } \
+	  2> $(OUT)/log/hmm.log
+
+# hmm_decode(name, options): $(OUT)/hmm/name, links read off with the saved parameters.
+define hmm_decode
+$(OUT)/hmm/$(1): $(OUT)/hmm/params.txt
+	$(BIN)/nmt-align hmm -s $(OUT)/tok/train.$(SRC) -t $(OUT)/tok/train.$(TGT) --load-params $$< -o $$@ \
+	    --threads $(THREADS) -q $(2)
+endef
+$(eval $(call hmm_decode,forward,--links forward --threshold $(HMM_THRESHOLD)))
+$(eval $(call hmm_decode,reverse,--links reverse --threshold $(HMM_THRESHOLD)))
+$(foreach t,$(HMM_AGREED_THRESHOLDS),$(eval $(call hmm_decode,agreed-$(t),--links agreed --threshold $(t))))
+
+$(foreach h,$(HMM_SYMMETRIZATIONS),$(OUT)/hmm/$(h)): $(OUT)/hmm/%: $(OUT)/hmm/forward $(OUT)/hmm/reverse
+	$(BIN)/nmt-align symmetrize -i $(OUT)/hmm/forward -j $(OUT)/hmm/reverse -c $* -o $@
+
+$(OUT)/hmm/study.txt: $(foreach c,$(HMM_CANDIDATES),$(OUT)/hmm/$(c)) $(GOLD_LINKS) pipelines/alignment-scores.sh
+	NMT_BIN=$(BIN) pipelines/alignment-scores.sh -d $(OUT)/gold/dev.gold -t $(OUT)/gold/test.gold \
+	    $(foreach c,$(HMM_CANDIDATES),$(c)=$(OUT)/hmm/$(c)) > $@.tmp
+	# The lowest dev AER; on a tie the first listed.
+	tail -n +2 $@.tmp | sort -s -g -k2,2 | sed -n 1p | \
+	    awk '{printf "%-58s %8s %8s %8s %8s\n", "chosen: " $$1, $$2, $$3, $$4, $$5}' >> $@.tmp
+	mv $@.tmp $@
+
+$(OUT)/hmm/chosen: $(OUT)/hmm/study.txt
+	cp $(OUT)/hmm/$$(awk '$$1 == "chosen:" {print $$2}' $<) $@.tmp
+	mv $@.tmp $@
+
 # ---- What the preparation choices cost (target prep-report) ---------------------------
 # Each of PREP_VARIANTS (a name, its options in PREP_<name>_TOKENIZE_OPTS[_<language>] and
 # PREP_<name>_NORMALIZE_OPTS) prepares the corpus its own way and runs IBM Model 2 both
@@ -118,8 +164,12 @@ $(OUT)/prep/report.txt: $(OUT)/ibm2/study.txt $(foreach v,$(PREP_VARIANTS),$(OUT
 	    "then $(PREP_$(v)_NORMALIZE_OPTS)";) } > $@.tmp
 	mv $@.tmp $@
 
+# teacher_links(name): the whole-corpus links a guide or head learns from: hmm, the HMM's
+# chosen links, or an IBM Model 2 symmetrization.
+teacher_links = $(if $(filter hmm,$(1)),$(OUT)/hmm/chosen,$(OUT)/ibm2/$(1))
+
 # The guide of the En->Fr model, and the same links target first for Fr->En.
-$(OUT)/ibm2/guide.$(FWD).align: $(OUT)/ibm2/$(GUIDE_SYMMETRIZATION) $(H_GUIDE_CONF)
+$(OUT)/ibm2/guide.$(FWD).align: $(call teacher_links,$(GUIDE_SYMMETRIZATION)) $(H_GUIDE_CONF)
 	cp $< $@
 
 $(OUT)/ibm2/guide.$(REV).align: $(OUT)/ibm2/guide.$(FWD).align
@@ -163,10 +213,10 @@ $(eval $(call align_model,$(1),$(TGT),$(SRC),--pretrained-model $(OUT)/$(4).$(RE
 endef
 # head_guide(symmetrization): the heads' guides, once for every symmetrization in use.
 define head_guide
-$(OUT)/ibm2/guide-$(1).$(FWD).align: $(OUT)/ibm2/$(1)
+$(OUT)/ibm2/guide-$(1).$(FWD).align: $(call teacher_links,$(1))
 	cp $$< $$@
 
-$(OUT)/ibm2/guide-$(1).$(REV).align: $(OUT)/ibm2/$(1)
+$(OUT)/ibm2/guide-$(1).$(REV).align: $(call teacher_links,$(1))
 	sed -E 's/([0-9]+)-([0-9]+)/\2-\1/g' $$< > $$@.tmp
 	mv $$@.tmp $$@
 endef
@@ -189,27 +239,29 @@ $(OUT)/study.%/study.txt: $(OUT)/%.$(FWD).bin $(OUT)/%.$(REV).bin $(GOLD_DATA) $
 
 # ---- Two aligners together ------------------------------------------------------------
 # The soft combination of the MIX_STUDY models at each of MIX_THRESHOLDS (and at their own
-# dev-chosen one) merged with IBM Model 2's intersect or grow-diag-and links by each of
-# MIX_HEURISTICS, as if they were the two directions of one aligner; the best on dev is
-# the row "chosen".
+# dev-chosen one) merged with each of the teachers' links MIX_LINKS (hmm: the HMM's chosen
+# links; other names: IBM Model 2's symmetrizations) by each of MIX_HEURISTICS, as if they
+# were the two directions of one aligner; the best on dev is the row "chosen".
 MIX_STUDY      ?= head
 MIX_THRESHOLDS := 0.3 0.4 0.5 0.6 0.7 0.8
 MIX_HEURISTICS := union intersect grow-diag grow-diag-and
-MIX_IBM2       := intersect grow-diag-and
-MIX_CONF       := $(call options_file,hansards-mix,$(MIX_STUDY) $(MIX_THRESHOLDS))
-$(OUT)/mix/study.txt: $(OUT)/study.$(MIX_STUDY)/study.txt $(foreach i,$(MIX_IBM2),$(OUT)/ibm2/$(i)) $(GOLD_LINKS) \
-    pipelines/alignment-scores.sh $(MIX_CONF)
+MIX_LINKS      ?= intersect grow-diag-and
+MIX_CONF       := $(call options_file,hansards-mix,$(MIX_STUDY) $(MIX_THRESHOLDS) $(MIX_LINKS))
+# mix_name(links): the links' name in the merges' rows.
+mix_name = $(if $(filter hmm,$(1)),hmm,ibm2-$(1))
+$(OUT)/mix/study.txt: $(OUT)/study.$(MIX_STUDY)/study.txt $(foreach i,$(MIX_LINKS),$(call teacher_links,$(i))) \
+    $(GOLD_LINKS) pipelines/alignment-scores.sh $(MIX_CONF)
 	rm -rf $(@D) $(@D).tmp
 	mkdir -p $(@D).tmp
 	study=$(OUT)/study.$(MIX_STUDY); merges=; \
-	for i in $(MIX_IBM2); do tail -n $(GOLD_LINES) $(OUT)/ibm2/$$i > $(@D).tmp/ibm2.$$i; done; \
+	$(foreach i,$(MIX_LINKS),tail -n $(GOLD_LINES) $(call teacher_links,$(i)) > $(@D).tmp/$(call mix_name,$(i));) \
 	for t in $$(printf '%s\n' $(MIX_THRESHOLDS) $$(cat $$study/combine.threshold) | sort -u); do \
 	  $(BIN)/nmt-align combine -i $$study/work/forward.soft -j $$study/work/reverse.soft --threshold $$t \
 	      -o $(@D).tmp/combine.$$t; \
-	  for i in $(MIX_IBM2); do \
+	  for i in $(foreach i,$(MIX_LINKS),$(call mix_name,$(i))); do \
 	    for h in $(MIX_HEURISTICS); do \
-	      $(BIN)/nmt-align symmetrize -i $(@D).tmp/combine.$$t -j $(@D).tmp/ibm2.$$i -c $$h -o $(@D).tmp/$$t.$$i.$$h; \
-	      merges="$$merges $(MIX_STUDY)-combine-$$t+ibm2-$${i}_by_$$h=$(@D).tmp/$$t.$$i.$$h"; \
+	      $(BIN)/nmt-align symmetrize -i $(@D).tmp/combine.$$t -j $(@D).tmp/$$i -c $$h -o $(@D).tmp/$$t.$$i.$$h; \
+	      merges="$$merges $(MIX_STUDY)-combine-$$t+$${i}_by_$$h=$(@D).tmp/$$t.$$i.$$h"; \
 	    done; \
 	  done; \
 	done; \
@@ -225,19 +277,23 @@ $(OUT)/mix/study.txt: $(OUT)/study.$(MIX_STUDY)/study.txt $(foreach i,$(MIX_IBM2
 FINAL_ROWS := '^(forward|reverse|intersect|union|grow-diag|grow-diag-final|grow-diag-final-and|grow-diag-and|combine) '
 # The list of studies is a prerequisite too: with .SECONDARY, a missing study of a newly
 # listed head variant would not otherwise make the report out of date.
-$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(foreach s,$(STUDIES),$(OUT)/study.$(s)/study.txt) \
+$(OUT)/alignment-report.txt: $(OUT)/ibm2/study.txt $(OUT)/hmm/study.txt $(foreach s,$(STUDIES),$(OUT)/study.$(s)/study.txt) \
     $(OUT)/mix/study.txt $(call options_file,hansards-report,$(STUDIES))
 	{ echo "== $(CONFIG): $(SRC)-$(TGT) word alignments, $(HANSARDS_DIR)/wpt03 gold" \
 	       "(dev $(DEV_LINES) sentences chooses, test $$(($(GOLD_LINES) - $(DEV_LINES))) reports)"; \
-	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v); guides: guided models $(GUIDE_SYMMETRIZATION)," \
+	  echo "-- IBM Model 2 (nmt-align ibm2, fast_align -d -o -v); guides (hmm: the HMM's chosen links): guided models $(GUIDE_SYMMETRIZATION)," \
 	       "heads $(HEAD_SYMMETRIZATION)$(foreach h,$(HEAD_VARIANTS),$(comma) $(h) $(HEAD_$(h)_SYMMETRIZATION)):"; \
 	  cat $(OUT)/ibm2/study.txt; \
+	  echo "-- HMM aligners trained by agreement (nmt-align hmm $(HMM_OPTS); posterior $(HMM_THRESHOLD)," \
+	       "agreed: the product of both directions' posteriors at each threshold):"; \
+	  cat $(OUT)/hmm/study.txt; \
+	  echo "hmm training: $$(grep -E '^real' $(OUT)/log/hmm.log)"; \
 	  for s in $(STUDIES); do \
 	    echo "-- attention, $$s models (rules: forward $$(cat $(OUT)/study.$$s/rules.forward)," \
 	         "reverse $$(cat $(OUT)/study.$$s/rules.reverse), combine threshold $$(cat $(OUT)/study.$$s/combine.threshold)):"; \
 	    head -n 1 $(OUT)/study.$$s/study.txt; grep -E $(FINAL_ROWS) $(OUT)/study.$$s/study.txt; \
 	  done; \
-	  echo "-- the $(MIX_STUDY) models' combine merged with IBM Model 2's links (the best on dev is 'chosen'):"; \
+	  echo "-- the $(MIX_STUDY) models' combine merged with the links of $(MIX_LINKS) (the best on dev is 'chosen'):"; \
 	  cat $(OUT)/mix/study.txt; \
 	  echo "-- training (wall time from the logs):"; \
 	  for m in $(foreach s,$(STUDIES),$(s).$(FWD) $(s).$(REV)); do \

@@ -146,12 +146,13 @@ void hmm(const std::vector<std::string>& args) {
   util::CommonOptions common;
   auto& model = cfg.hmm;
   bool reverse = false;
+  std::string links;  // empty unless given
   po::options_description options("nmt-align hmm");
   options.add_options()
       ("source,s", po::value(&cfg.source), "source sentences, tokenized (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
       ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)")
-      ("links", util::enum_value(&model.links, "forward", align::parse_hmm_links),
+      ("links", po::value(&links)->default_value("", "forward"),
        "forward (each target word's sources), reverse (each source word's targets) or agreed (both directions')")
       ("reverse,r", po::bool_switch(&reverse), "the same as --links reverse; links still source first")
       ("decode", util::enum_value(&model.decoding, "posterior", align::parse_hmm_decoding),
@@ -172,7 +173,10 @@ void hmm(const std::vector<std::string>& args) {
        "leave translation probabilities below this out of --save-params")
       ("load-params", po::value(&cfg.load_params), "align with a --save-params file, without training");
   if (parse(args, options, common)) return;
-  if (reverse) model.links = align::HmmLinks::kReverse;
+  if (reverse && !links.empty() && links != "reverse") {
+    throw util::UsageError("-r means --links reverse: it cannot go with --links " + links);
+  }
+  model.links = align::parse_hmm_links(reverse && links.empty() ? "reverse" : links.empty() ? "forward" : links);
   model.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
   align::hmm_files(cfg, tools::stderr_notes(common, "nmt-align hmm: "));

@@ -116,11 +116,11 @@ class BlockPass {
     links_.resize(kind_ == PassKind::kDecode ? pairs : 0);
     const auto workers = static_cast<std::size_t>(std::max(1, std::min<int>(options_.threads, static_cast<int>(pairs))));
     const std::size_t total = cell_begin_[kForward].back();
+    if (work_.size() < workers) work_.resize(workers);
     util::run_on_threads(static_cast<int>(workers), [&](int worker) {
       const auto w = static_cast<std::size_t>(worker);
       const std::size_t first = first_pair_at(total * w / workers), last = first_pair_at(total * (w + 1) / workers);
-      HmmPair work[2];
-      for (std::size_t s = first; s < last; ++s) compute_pair(s, work);
+      for (std::size_t s = first; s < last; ++s) compute_pair(s, work_[w].pair);
     });
   }
 
@@ -181,6 +181,11 @@ class BlockPass {
   std::vector<float> counts_[2];
   std::vector<double> jump_counts_[2], log_likelihood_[2];
   std::vector<data::Alignment> links_;
+  // Each worker's scratch, kept from block to block.
+  struct Work {
+    HmmPair pair[2];
+  };
+  std::vector<Work> work_;
 };
 
 void BlockPass::fill_emissions(int d, std::size_t s, HmmPair& pair) {
@@ -396,7 +401,7 @@ HmmModel hmm_start_model(const Ibm2Corpus& corpus, const HmmOptions& options) {
 }
 
 std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& options, HmmModel& model,
-                                    const HmmProgress& progress) {
+                                    const HmmProgress& progress, const HmmLinkSink& on_links) {
   const Directions directions(corpus);
   IndexCache cache(directions, options.index_cache_mb << 20);
   std::vector<HmmIteration> iterations;
@@ -412,6 +417,7 @@ std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& 
       update_jumps(model.reverse.jumps, jump_totals[kReverse]);
     }
   }
+  if (on_links) run_pass(directions, model, nullptr, cache, options, PassKind::kDecode, on_links, progress, jump_totals);
   return iterations;
 }
 

@@ -79,8 +79,10 @@ using HmmProgress = std::function<void(std::size_t pairs)>;
 HmmModel hmm_start_model(const Ibm2Corpus& corpus, const HmmOptions& options);
 
 // Trains `model` (from hmm_start_model) on `corpus`: the iterations' numbers, one per iteration.
+// With `on_links`, then aligns the corpus as hmm_decode would (reading the table positions the
+// training found).
 std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& options, HmmModel& model,
-                                    const HmmProgress& progress = {});
+                                    const HmmProgress& progress = {}, const HmmLinkSink& on_links = {});
 
 // Aligns every pair with `model` (options: decoding, links, threshold, threads, cache); each
 // pair's sorted links (source, target) go to on_links in corpus order.

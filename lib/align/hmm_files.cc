@@ -48,12 +48,16 @@ void hmm_files(const HmmFilesOptions& options, const Notes& notes) {
   const HmmProgress progress = [&](std::size_t pairs) { meter.advance(pairs); };
   HmmModel model = train ? hmm_start_model(corpus, options.hmm)
                          : read_hmm_params(options.load_params, corpus, options.hmm.threads);
-  const std::vector<HmmIteration> iterations =
-      train ? hmm_train(corpus, options.hmm, model, progress) : std::vector<HmmIteration>{};
   util::AtomicFileWriter writer(options.output);
-  hmm_decode(corpus, options.hmm, model,
-             [&](std::size_t, const data::Alignment& links) { writer.write_line(data::format_pharaoh(links)); },
-             progress);
+  const HmmLinkSink write = [&](std::size_t, const data::Alignment& links) {
+    writer.write_line(data::format_pharaoh(links));
+  };
+  std::vector<HmmIteration> iterations;
+  if (train) {
+    iterations = hmm_train(corpus, options.hmm, model, progress, write);
+  } else {
+    hmm_decode(corpus, options.hmm, model, write, progress);
+  }
   meter.finish();
   if (!options.save_params.empty()) write_hmm_params(options.save_params, corpus, model, options.params_threshold);
   for (std::size_t k = 0; k < iterations.size() && notes; ++k) notes(iteration_note(k + 1, iterations[k]));

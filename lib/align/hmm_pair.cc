@@ -1,7 +1,6 @@
 #include "align/hmm_pair.h"
 
 #include <cmath>
-#include <limits>
 
 namespace rnnsearch::align {
 
@@ -36,8 +35,9 @@ void fill_transitions(const JumpModel& jumps, HmmPair& pair) {
 void forward(const JumpModel& jumps, HmmPair& pair) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
-  pair.forward_word.assign(size(m) * width, 0.0F);
-  pair.forward_empty.assign(size(m) * width, 0.0F);
+  // Every entry is written below, but word[0] (no word at position 0), set here.
+  pair.forward_word.resize(size(m) * width);
+  pair.forward_empty.resize(size(m) * width);
   pair.scale.assign(size(m), 0.0);
   pair.scratch.assign(width, 0.0F);
   float* into_word = pair.scratch.data();  // into_word[i]: sum_k previous(k) transition[k][i]
@@ -49,6 +49,7 @@ void forward(const JumpModel& jumps, HmmPair& pair) {
     const float* previous_empty = j > 0 ? pair.forward_empty.data() + size(j - 1) * width : nullptr;
     float* word = pair.forward_word.data() + size(j) * width;
     float* empty = pair.forward_empty.data() + size(j) * width;
+    word[0] = 0.0F;
     for (int k = 0; k <= n; ++k) {
       const float from = j == 0 ? (k == 0 ? 1.0F : 0.0F) : previous_word[k] + previous_empty[k];
       empty[k] = from;
@@ -83,7 +84,7 @@ void forward(const JumpModel& jumps, HmmPair& pair) {
 void backward(const JumpModel& jumps, HmmPair& pair) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
-  pair.backward.assign(size(m) * width, 0.0F);
+  pair.backward.resize(size(m) * width);
   std::fill(pair.backward.end() - static_cast<std::ptrdiff_t>(width), pair.backward.end(), 1.0F);
   pair.scratch.assign(width, 0.0F);
   float* ahead = pair.scratch.data();  // ahead[i] = e(j, i) backward[j][i]
@@ -215,49 +216,49 @@ void model1_posteriors(HmmPair& pair) {
   }
 }
 
+// Products of probabilities, rescaled at each word so that the best is 1: no logarithm, whose
+// last bits the C library may compute differently on different CPUs.
 std::vector<int> hmm_viterbi(const JumpModel& jumps, const HmmPair& pair) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
-  constexpr double kNone = -std::numeric_limits<double>::infinity();
-  const double log_stay = std::log(jumps.p_empty);
-  // log transition[k][i], computed as fill_transitions does but in double.
-  std::vector<double> log_move(width * size(n));
+  // move[k][i - 1]: the transition probability, as fill_transitions computes it but in double.
+  std::vector<double> move(width * size(n));
   for (int k = 0; k <= n; ++k) {
     double total = 0.0;
     for (int i = 1; i <= n; ++i) total += jumps.weight[size(jumps.jump_class(i - k))];
     for (int i = 1; i <= n; ++i) {
-      log_move[size(k) * size(n) + size(i - 1)] =
-          std::log((1.0 - jumps.p_empty) * jumps.weight[size(jumps.jump_class(i - k))] / total);
+      move[size(k) * size(n) + size(i - 1)] = (1.0 - jumps.p_empty) * jumps.weight[size(jumps.jump_class(i - k))] / total;
     }
   }
-  // best[k]: the best log-probability of a path whose last word aligned is at k (k = 0:
-  // none yet); came_by_word[j][k]: whether that path's state at j is word k (else empty).
-  std::vector<double> best(width, kNone), next(width);
-  best[0] = 0.0;
+  // best[k]: the best (rescaled) probability of a path whose last word aligned is at k (k = 0:
+  // none yet); came_by_word[j][k]: whether that path's state at j is word k (else empty after k).
+  std::vector<double> best(width, 0.0), next(width);
+  best[0] = 1.0;
   std::vector<int> from(size(m) * width, 0);
   std::vector<char> came_by_word(size(m) * width, 0);
-  const auto log_of = [](float p) { return p > 0.0F ? std::log(static_cast<double>(p)) : kNone; };
   for (int j = 0; j < m; ++j) {
     const float* e = pair.emission.data() + size(j) * width;
-    const double stay = log_stay + log_of(e[0]);
+    const double stay = jumps.p_empty * e[0];
+    double largest = 0.0;
     for (int i = 0; i <= n; ++i) {
-      double word = kNone;
+      double word = -1.0;
       int argmax = 0;
       for (int k = 0; i > 0 && k <= n; ++k) {
-        const double score = best[size(k)] + log_move[size(k) * size(n) + size(i - 1)];
+        const double score = best[size(k)] * move[size(k) * size(n) + size(i - 1)];
         if (score > word) {
           word = score;
           argmax = k;
         }
       }
-      if (i > 0) word += log_of(e[i]);
-      const double empty = best[size(i)] + stay;
+      if (i > 0) word *= e[i];
+      const double empty = best[size(i)] * stay;
       const std::size_t at = size(j) * width + size(i);
       came_by_word[at] = word > empty ? 1 : 0;
       from[at] = argmax;
       next[size(i)] = std::max(word, empty);
+      largest = std::max(largest, next[size(i)]);
     }
-    best.swap(next);
+    for (std::size_t k = 0; k < width; ++k) best[k] = largest > 0.0 ? next[k] / largest : (k == 0 ? 1.0 : 0.0);
   }
   int k = static_cast<int>(std::max_element(best.begin(), best.end()) - best.begin());
   std::vector<int> links(size(m), 0);

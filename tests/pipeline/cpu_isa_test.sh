@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One binary prints the same bytes on every CPU it runs on: nmt-decode (fp32 beam search
 # with n-best lists and soft alignments; int8 with a shortlist; greedy), nmt-score (fp32 and
-# int8), nmt-align (the model's soft and hard links; IBM Model 2's links and table),
+# int8), nmt-align (the model's soft and hard links; IBM Model 2's links and table; the HMM's
+# agreed posterior links, its parameters and Viterbi links),
 # nmt-tokenize, nmt-bpe (learn, apply) and nmt-bleu (BLEU, chrF, TER) give identical output
 #   - with RNNSEARCH_CPU_ISA set to each level of instruction sets this CPU has (baseline,
 #     avx2, avx512, avx512-vnni, avx512-bf16: each runs the kernels of that level), and
@@ -42,6 +43,10 @@ run_all() {
   "$@" "$bin/nmt-bleu" "$work/text.en" -i "$work/text.de" -m bleu chrf ter -f text > "$work/$name.bleu"
   "$@" "$bin/nmt-align" ibm2 -s "$work/train.src" -t "$work/train.tgt" --save-table "$work/$name.table" -q \
     > "$work/$name.ibm2"
+  "$@" "$bin/nmt-align" hmm -s "$work/text.de" -t "$work/text.en" --links agreed --threshold 0.3 \
+    --save-params "$work/$name.hmm-params" -q > "$work/$name.hmm"
+  "$@" "$bin/nmt-align" hmm -s "$work/text.de" -t "$work/text.en" --load-params "$work/$name.hmm-params" \
+    --decode viterbi -q > "$work/$name.hmm-viterbi"
   "$@" "$bin/nmt-decode" -m "$m" -b 4 --n-best 3 --alignment soft -q < "$s" > "$work/$name.fp32"
   "$@" "$bin/nmt-decode" -m "$m" -b 1 --alignment hard -q < "$s" > "$work/$name.greedy"
   "$@" "$bin/nmt-decode" -m "$m" -b 4 --n-best 2 --precision int8 --shortlist "$work/shortlist" -q < "$s" \
@@ -51,7 +56,7 @@ run_all() {
   "$@" "$bin/nmt-align" -m "$m" -s "$s" -t "$t" --mode soft -q > "$work/$name.align-soft"
   "$@" "$bin/nmt-align" -m "$m" -s "$s" -t "$t" --mode hard -q > "$work/$name.align-hard"
 }
-outputs="tok codes bpe bleu ibm2 table fp32 greedy int8 score score-int8 align-soft align-hard"
+outputs="tok codes bpe bleu ibm2 table hmm hmm-params hmm-viterbi fp32 greedy int8 score score-int8 align-soft align-hard"
 
 # same_as REFERENCE NAME WHAT: every output of NAME is the bytes of REFERENCE's.
 same_as() {
