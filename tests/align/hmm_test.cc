@@ -409,4 +409,30 @@ BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
   }
 }
 
+// A jump class or p-empty given twice is an error naming the file and the line of the second
+// (counting lines would otherwise take it for the class or p-empty a file leaves out).
+BOOST_AUTO_TEST_CASE(a_repeated_jump_or_p_empty_line_is_an_error) {
+  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
+  align::HmmOptions options;
+  options.model1_iterations = 1;
+  options.hmm_iterations = 1;
+  options.jump_width = 2;
+  align::HmmModel model = align::hmm_start_model(corpus, options);
+  align::hmm_train(corpus, options, model);
+  const rt::TempDir dir;
+  const std::string good = (dir.path() / "good").string();
+  align::write_hmm_params(good, corpus, model);
+  const std::vector<std::string> lines = lines_of(good);
+  BOOST_TEST_REQUIRE(lines[6].rfind("forward\tjump\t2\t", 0) == 0);
+  BOOST_TEST_REQUIRE(lines[7].rfind("reverse\tp-empty\t", 0) == 0);
+  auto twice_jump = lines, twice_p_empty = lines;
+  twice_jump[6] = "forward\tjump\t-2\t0.5";  // class -2 twice, class 2 missing
+  twice_p_empty[8] = "reverse\tp-empty\t0.3";  // p-empty twice, class -2 missing
+  for (const auto& [bad, line] : {std::pair{twice_jump, 7}, {twice_p_empty, 9}}) {
+    const std::string path = dir.write("bad" + std::to_string(line), joined_lines(bad));
+    const std::string error = error_of(path, corpus);
+    BOOST_TEST(error.rfind(path + ":" + std::to_string(line) + ": ", 0) == 0, error);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
