@@ -129,4 +129,31 @@ BOOST_AUTO_TEST_CASE(model1_posteriors_are_each_words_normalized_emissions) {
   }
 }
 
+// The jumps' opportunities (the M-step's denominators): for every move to a word, each class
+// counted once for every position of the sentence it could have landed on, in expectation
+// over the alignments, as the jump counts are.
+BOOST_AUTO_TEST_CASE(jump_opportunities_match_enumerating_every_alignment) {
+  for (const auto& [n, m, seed] : {std::tuple{2, 2, 21U}, {3, 3, 22U}, {4, 3, 23U}, {3, 5, 24U}, {6, 4, 25U}}) {
+    Case c(n, m, seed);
+    double total = 0.0;
+    std::vector<double> opportunities(c.jumps.weight.size(), 0.0);
+    for_each_alignment(n, m, [&](const std::vector<int>& a) {
+      const double p = alignment_probability(c, a, nullptr);
+      total += p;
+      int last = 0;
+      for (const int i : a) {
+        if (i == 0) continue;
+        for (int to = 1; to <= n; ++to) opportunities[static_cast<std::size_t>(c.jumps.jump_class(to - last))] += p;
+        last = i;
+      }
+    });
+    hmm_forward_backward(c.jumps, c.pair, true);
+    BOOST_TEST_CONTEXT("I " << n << ", J " << m) {
+      for (std::size_t k = 0; k < opportunities.size(); ++k) {
+        BOOST_TEST(c.pair.jump_opportunities[k] == opportunities[k] / total, boost::test_tools::tolerance(2e-4));
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

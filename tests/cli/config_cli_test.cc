@@ -24,7 +24,7 @@ namespace {
 // The argument lists that reach each tool's options (subcommands), as man_pages_test.
 std::vector<std::vector<std::string>> calls_of(const std::string& tool) {
   if (tool == "nmt-bpe") return {{"learn"}, {"apply"}, {"undo"}};
-  if (tool == "nmt-align") return {{}, {"symmetrize"}, {"combine"}, {"ibm2"}, {"eval"}, {"heatmap"}};
+  if (tool == "nmt-align") return {{}, {"symmetrize"}, {"combine"}, {"ibm2"}, {"hmm"}, {"eval"}, {"heatmap"}};
   return {{}};
 }
 
@@ -110,6 +110,11 @@ BOOST_AUTO_TEST_CASE(options_given_round_trip_exactly) {
     BOOST_TEST(has_line(clean, expected), expected << "\n" << clean);
   }
   check_round_trip(dir, "nmt-align", {"ibm2", "-s", "s", "-t", "t", "--p-null", "0.1", "--fixed-tension"});
+  const std::string hmm = check_round_trip(dir, "nmt-align", {"hmm", "-s", "s", "-t", "t", "--links", "agreed",
+                                                               "--p-empty", "0.1", "--no-agreement", "-r"});
+  for (const char* expected : {"links = agreed", "p-empty = 0.1", "no-agreement = true", "reverse = true"}) {
+    BOOST_TEST(has_line(hmm, expected), expected << "\n" << hmm);
+  }
   check_round_trip(dir, "nmt-train", {"-t", "s", "t", "--dropout", "0.15", "--label-smoothing", "0.1", "--attention", "dot",
                                       "--seed", "18446744073709551615"});
 }

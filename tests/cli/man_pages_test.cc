@@ -38,7 +38,7 @@ namespace {
 // named here has one help, its plain --help.
 const std::map<std::string, std::vector<std::vector<std::string>>> kSubcommandHelps = {
     {"nmt-bpe", {{"learn"}, {"apply"}, {"undo"}}},
-    {"nmt-align", {{}, {"symmetrize"}, {"combine"}, {"ibm2"}, {"eval"}, {"heatmap"}}},
+    {"nmt-align", {{}, {"symmetrize"}, {"combine"}, {"ibm2"}, {"hmm"}, {"eval"}, {"heatmap"}}},
 };
 
 std::vector<std::vector<std::string>> help_calls(const std::string& tool) {

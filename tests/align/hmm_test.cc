@@ -1,0 +1,438 @@
+// nmt-align hmm's training, decoding and saved parameters (align/hmm.h, align/hmm_params.h):
+// agreement's E-step against counts computed from both directions' posteriors, a toy lexicon
+// with reordering aligned right, the same tables and links on any thread count, a saved and
+// loaded model aligning as the trained one, and errors naming the params file and line.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "align/hmm.h"
+#include "align/hmm_params.h"
+#include "support/temp_dir.h"
+#include "util/error.h"
+#include "util/rng.h"
+
+using namespace rnnsearch;
+namespace rt = rnnsearch::testing;
+
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+align::Ibm2Corpus corpus_of(const Pairs& pairs) {
+  align::Ibm2CorpusBuilder builder;
+  for (const auto& [source, target] : pairs) builder.add(source, target);
+  return builder.take();
+}
+
+std::vector<data::Alignment> decode(const align::Ibm2Corpus& corpus, const align::HmmOptions& options,
+                                    const align::HmmModel& model) {
+  std::vector<data::Alignment> links(corpus.size());
+  std::vector<std::size_t> order;
+  align::hmm_decode(corpus, options, model, [&](std::size_t pair, const data::Alignment& pair_links) {
+    order.push_back(pair);
+    links[pair] = pair_links;
+  });
+  BOOST_TEST(order.size() == corpus.size());
+  BOOST_TEST(std::is_sorted(order.begin(), order.end()));
+  return links;
+}
+
+std::string text_of(const std::vector<data::Alignment>& links) {
+  std::string text;
+  for (const auto& l : links) text += data::format_pharaoh(l) + "\n";
+  return text;
+}
+
+// Random pairs over small vocabularies, frequent words more often, the target words
+// loosely following the source's (so that the model has something to learn).
+Pairs random_pairs(std::size_t count, std::uint64_t seed) {
+  util::Rng rng(seed);
+  Pairs pairs;
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto length = 1 + rng.below(10);
+    std::string source, target;
+    for (std::uint64_t w = 0; w < length; ++w) {
+      const auto word = rng.below(1 + rng.below(40));
+      source += (w ? " s" : "s") + std::to_string(word);
+      if (rng.below(5) != 0) target += (target.empty() ? "t" : " t") + std::to_string((word * 3) % 40);
+      if (rng.below(4) == 0) target += (target.empty() ? "t" : " t") + std::to_string(rng.below(50));
+    }
+    if (target.empty()) target = "t0";
+    pairs.emplace_back(source, target);
+  }
+  return pairs;
+}
+
+float t_at(const align::CooccurrenceTable& table, std::size_t row, std::int32_t column) {
+  return table.probability(table.find(row, column));
+}
+
+// One pair's Model 1 posteriors of one direction: row w of the generated words, column 0 the
+// empty word, column c the conditioning word c - 1, from t(generated | conditioning).
+std::vector<std::vector<double>> model1_posteriors(const align::CooccurrenceTable& table,
+                                                   const std::vector<std::size_t>& rows,
+                                                   const std::vector<std::int32_t>& columns) {
+  std::vector<std::vector<double>> posterior;
+  for (const std::int32_t f : columns) {
+    std::vector<double> row{t_at(table, 0, f)};
+    for (const std::size_t e : rows) row.push_back(t_at(table, e, f));
+    double total = 0.0;
+    for (const double p : row) total += p;
+    for (double& p : row) p /= total;
+    posterior.push_back(row);
+  }
+  return posterior;
+}
+
+using Counts = std::map<std::pair<std::size_t, std::int32_t>, double>;  // (row, column) of a table
+
+// The expected counts of one Model 1 E-step over `corpus` under `start`: each direction's own
+// posteriors, or with agreement the product of both directions' (the empty word's count of a
+// generated word being what the products leave of 1).
+void model1_counts(const align::Ibm2Corpus& corpus, const align::HmmModel& start, bool agreement, Counts (&counts)[2]) {
+  for (std::size_t k = 0; k < corpus.size(); ++k) {
+    const std::vector<std::int32_t> s(corpus.source.begin() + static_cast<std::ptrdiff_t>(corpus.source_begin[k]),
+                                      corpus.source.begin() + static_cast<std::ptrdiff_t>(corpus.source_begin[k + 1]));
+    const std::vector<std::int32_t> t(corpus.target.begin() + static_cast<std::ptrdiff_t>(corpus.target_begin[k]),
+                                      corpus.target.begin() + static_cast<std::ptrdiff_t>(corpus.target_begin[k + 1]));
+    // Forward rows are source ids, reverse rows target ids + 1.
+    std::vector<std::size_t> forward_rows, reverse_rows;
+    for (const auto e : s) forward_rows.push_back(static_cast<std::size_t>(e));
+    for (const auto f : t) reverse_rows.push_back(static_cast<std::size_t>(f) + 1);
+    const auto fwd = model1_posteriors(start.forward.table, forward_rows, t);  // [j][i]
+    const auto rev = model1_posteriors(start.reverse.table, reverse_rows, s);  // [i][j]
+    std::vector<double> reverse_rest(s.size(), 1.0);
+    for (std::size_t j = 0; j < t.size(); ++j) {
+      double rest = 1.0;
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        const double both = fwd[j][i + 1] * rev[i][j + 1];
+        counts[0][{forward_rows[i], t[j]}] += agreement ? both : fwd[j][i + 1];
+        counts[1][{reverse_rows[j], s[i]}] += agreement ? both : rev[i][j + 1];
+        rest -= both;
+        reverse_rest[i] -= both;
+      }
+      counts[0][{0, t[j]}] += agreement ? std::max(0.0, rest) : fwd[j][0];
+    }
+    for (std::size_t i = 0; i < s.size(); ++i) counts[1][{0, s[i]}] += agreement ? std::max(0.0, reverse_rest[i]) : rev[i][0];
+  }
+}
+
+// Every entry of `table` against `counts` normalized per row.
+void check_table_is_normalized_counts(const align::CooccurrenceTable& table, const Counts& counts, const std::string& name) {
+  for (std::size_t row = 0; row < table.rows(); ++row) {
+    double total = 0.0;
+    for (std::size_t at = table.row_begin(row); at < table.row_end(row); ++at) {
+      const auto found = counts.find({row, table.column(at)});
+      if (found != counts.end()) total += found->second;
+    }
+    BOOST_TEST_REQUIRE(total > 0.0, name << " row " << row << " has no counts");
+    for (std::size_t at = table.row_begin(row); at < table.row_end(row); ++at) {
+      const auto found = counts.find({row, table.column(at)});
+      const double expected = std::max(1e-9, (found == counts.end() ? 0.0 : found->second) / total);
+      BOOST_TEST(table.probability(at) == expected, boost::test_tools::tolerance(1e-5)
+                                                        << name << " row " << row << " column " << table.column(at));
+    }
+  }
+}
+
+// The links of a pair whose source word i is the translation of target word gold[i].
+data::Alignment gold_links(const std::vector<int>& gold) {
+  data::Alignment links;
+  for (std::size_t i = 0; i < gold.size(); ++i) links.push_back({static_cast<int>(i), gold[i]});
+  std::sort(links.begin(), links.end());
+  return links;
+}
+
+void check_same_tables(const align::HmmModel& a, const align::HmmModel& b, const std::string& name) {
+  for (int d = 0; d < 2; ++d) {
+    const align::HmmDirection& x = d == 0 ? a.forward : a.reverse;
+    const align::HmmDirection& y = d == 0 ? b.forward : b.reverse;
+    BOOST_TEST_REQUIRE(x.table.size() == y.table.size(), name);
+    std::size_t different = 0;
+    for (std::size_t at = 0; at < x.table.size(); ++at) {
+      different += x.table.column(at) != y.table.column(at) || x.table.probability(at) != y.table.probability(at);
+    }
+    BOOST_TEST(different == 0u, name << " direction " << d);
+    BOOST_TEST((x.jumps.weight == y.jumps.weight), name << " direction " << d);
+    BOOST_TEST(x.jumps.p_empty == y.jumps.p_empty, name << " direction " << d);
+  }
+}
+
+std::string error_of(const std::string& path, const align::Ibm2Corpus& corpus) {
+  try {
+    align::read_hmm_params(path, corpus, 1);
+  } catch (const util::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string joined_lines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(hmm)
+
+// One Model 1 iteration from uneven starting tables: each direction's table is its expected
+// counts normalized per row, the counts being the product of the forward and reverse link
+// posteriors with agreement, each direction's own posteriors without.
+BOOST_AUTO_TEST_CASE(agreement_counts_are_the_product_of_both_directions_posteriors) {
+  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y z"}, {"b c", "y w"}, {"a c a", "x w"}, {"c", "w w y"}});
+  for (const bool agreement : {true, false}) {
+    align::HmmOptions options;
+    options.model1_iterations = 1;
+    options.hmm_iterations = 0;
+    options.agreement = agreement;
+    align::HmmModel model = align::hmm_start_model(corpus, options);
+    for (align::CooccurrenceTable* table : {&model.forward.table, &model.reverse.table}) {
+      for (std::size_t at = 0; at < table->size(); ++at) {
+        table->set_probability(at, 0.05F + 0.9F * static_cast<float>((at * 37 + 11) % 17) / 16.0F);
+      }
+    }
+    const align::HmmModel start = model;
+    const auto iterations = align::hmm_train(corpus, options, model);
+    BOOST_TEST_REQUIRE(iterations.size() == 1u);
+    BOOST_TEST(!iterations[0].hmm);
+    Counts counts[2];
+    model1_counts(corpus, start, agreement, counts);
+    const std::string how = agreement ? "agreement" : "alone";
+    check_table_is_normalized_counts(model.forward.table, counts[0], how + " forward");
+    check_table_is_normalized_counts(model.reverse.table, counts[1], how + " reverse");
+    // The agreed counts are not each direction's own: the two runs differ.
+    if (agreement) {
+      Counts own[2];
+      model1_counts(corpus, start, false, own);
+      BOOST_TEST(own[0].at({0, 0}) != counts[0].at({0, 0}), boost::test_tools::tolerance(1e-3));
+    }
+  }
+}
+
+// A one-to-one toy lexicon (24 words, sentences of 2 to 7 different words), the target
+// swapping every two neighbours: trained by agreement, every pair's links are the right ones,
+// read off either way and in either direction or both.
+BOOST_AUTO_TEST_CASE(links_of_a_reordering_toy_lexicon_are_right) {
+  util::Rng rng(11);
+  Pairs pairs;
+  std::vector<data::Alignment> gold;
+  for (int k = 0; k < 400; ++k) {
+    std::vector<std::uint64_t> words;
+    const auto length = 2 + rng.below(6);
+    while (words.size() < length) {
+      const auto word = rng.below(24);
+      if (std::find(words.begin(), words.end(), word) == words.end()) words.push_back(word);
+    }
+    std::vector<int> to;
+    std::string source, target;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const std::size_t swapped = (i ^ 1U) < words.size() ? i ^ 1U : i;
+      source += (i ? " e" : "e") + std::to_string(words[i]);
+      target += (i ? " f" : "f") + std::to_string((words[swapped] * 7 + 3) % 24);
+      to.push_back(static_cast<int>(swapped));
+    }
+    pairs.emplace_back(source, target);
+    gold.push_back(gold_links(to));
+  }
+  const align::Ibm2Corpus corpus = corpus_of(pairs);
+  align::HmmOptions options;
+  align::HmmModel model = align::hmm_start_model(corpus, options);
+  align::hmm_train(corpus, options, model);
+  for (const auto kind : {align::HmmLinks::kAgreed, align::HmmLinks::kForward, align::HmmLinks::kReverse}) {
+    for (const auto decoding : {align::HmmDecoding::kPosterior, align::HmmDecoding::kViterbi}) {
+      options.links = kind;
+      options.decoding = decoding;
+      const auto links = decode(corpus, options, model);
+      std::size_t wrong = 0;
+      for (std::size_t k = 0; k < links.size(); ++k) {
+        if (links[k] != gold[k] && wrong++ < 3) {
+          BOOST_TEST_MESSAGE("pair " << k << " '" << pairs[k].first << "' / '" << pairs[k].second << "': "
+                                     << data::format_pharaoh(links[k]) << ", expected " << data::format_pharaoh(gold[k]));
+        }
+      }
+      BOOST_TEST(wrong == 0u, "links " << static_cast<int>(kind) << ", decoding " << static_cast<int>(decoding));
+    }
+  }
+}
+
+// More than one block of pairs (2,048 a block), with and without the position cache: threads
+// change neither the tables, the jumps, the log-likelihoods nor the links, bit for bit.
+BOOST_AUTO_TEST_CASE(threads_give_the_same_tables_and_links) {
+  const align::Ibm2Corpus corpus = corpus_of(random_pairs(2300, 3));
+  align::HmmOptions options;
+  options.model1_iterations = 2;
+  options.hmm_iterations = 2;
+  align::HmmModel first;
+  std::vector<align::HmmIteration> first_iterations;
+  std::string first_links;
+  for (const auto& [threads, cache_mb] : {std::pair{1, 4096}, {2, 4096}, {3, 4096}, {3, 0}}) {
+    options.threads = threads;
+    options.index_cache_mb = static_cast<std::size_t>(cache_mb);
+    align::HmmModel model = align::hmm_start_model(corpus, options);
+    const auto iterations = align::hmm_train(corpus, options, model);
+    std::string links;
+    for (const auto kind : {align::HmmLinks::kForward, align::HmmLinks::kAgreed}) {
+      for (const auto decoding : {align::HmmDecoding::kPosterior, align::HmmDecoding::kViterbi}) {
+        options.links = kind;
+        options.decoding = decoding;
+        links += text_of(decode(corpus, options, model));
+      }
+    }
+    const std::string name = std::to_string(threads) + " threads, cache " + std::to_string(cache_mb);
+    if (threads == 1) {
+      first = model;
+      first_iterations = iterations;
+      first_links = links;
+      continue;
+    }
+    check_same_tables(first, model, name);
+    BOOST_TEST((links == first_links), name);
+    BOOST_TEST_REQUIRE(iterations.size() == first_iterations.size());
+    for (std::size_t i = 0; i < iterations.size(); ++i) {
+      BOOST_TEST(iterations[i].forward_log_likelihood == first_iterations[i].forward_log_likelihood, name);
+      BOOST_TEST(iterations[i].reverse_log_likelihood == first_iterations[i].reverse_log_likelihood, name);
+    }
+  }
+}
+
+// write_hmm_params then read_hmm_params (every entry written): on the training pairs, the
+// loaded tables are the trained ones and give the same links for every --links and decoding;
+// on new pairs (some of the training ones, and one of unseen words), the training pairs get
+// the links they had in training.
+BOOST_AUTO_TEST_CASE(saved_params_align_as_the_trained_model) {
+  const Pairs pairs = random_pairs(300, 8);
+  const align::Ibm2Corpus corpus = corpus_of(pairs);
+  Pairs subset;
+  std::vector<std::size_t> subset_of;
+  for (std::size_t k = 0; k < pairs.size(); k += 3) {
+    subset.push_back(pairs[k]);
+    subset_of.push_back(k);
+  }
+  subset.emplace_back("s0 unseen-source s1", "never-seen t0");
+  const align::Ibm2Corpus new_corpus = corpus_of(subset);
+  const rt::TempDir dir;
+  for (const int hmm_iterations : {0, 3}) {
+    align::HmmOptions options;
+    options.model1_iterations = 3;
+    options.hmm_iterations = hmm_iterations;
+    align::HmmModel model = align::hmm_start_model(corpus, options);
+    align::hmm_train(corpus, options, model);
+    const std::string path = (dir.path() / ("params" + std::to_string(hmm_iterations))).string();
+    align::write_hmm_params(path, corpus, model, 0.0);
+    const std::string header = hmm_iterations > 0 ? "nmt-hmm-params 1 model=hmm jump-width=7"
+                                                   : "nmt-hmm-params 1 model=model1 jump-width=7";
+    BOOST_TEST(lines_of(path).at(0) == header);
+    const align::HmmModel loaded = align::read_hmm_params(path, corpus, 2);
+    BOOST_TEST(loaded.hmm == model.hmm);
+    check_same_tables(model, loaded, "loaded, " + std::to_string(hmm_iterations) + " hmm iterations");
+    const align::HmmModel loaded_new = align::read_hmm_params(path, new_corpus, 1);
+    for (const auto kind : {align::HmmLinks::kForward, align::HmmLinks::kReverse, align::HmmLinks::kAgreed}) {
+      for (const auto decoding : {align::HmmDecoding::kPosterior, align::HmmDecoding::kViterbi}) {
+        options.links = kind;
+        options.decoding = decoding;
+        const std::string name = std::to_string(hmm_iterations) + " hmm iterations, links " +
+                                 std::to_string(static_cast<int>(kind)) + ", decoding " +
+                                 std::to_string(static_cast<int>(decoding));
+        const auto trained = decode(corpus, options, model);
+        BOOST_TEST((text_of(decode(corpus, options, loaded)) == text_of(trained)), name);
+        const auto again = decode(new_corpus, options, loaded_new);
+        std::size_t different = 0;
+        for (std::size_t s = 0; s < subset_of.size(); ++s) different += again[s] != trained[subset_of[s]];
+        BOOST_TEST(different == 0u, name);
+      }
+    }
+  }
+}
+
+// Bad params files are util::Errors naming the file and the line.
+BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
+  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
+  align::HmmOptions options;
+  options.model1_iterations = 1;
+  options.hmm_iterations = 1;
+  options.jump_width = 2;
+  align::HmmModel model = align::hmm_start_model(corpus, options);
+  align::hmm_train(corpus, options, model);
+  const rt::TempDir dir;
+  const std::string good = (dir.path() / "good").string();
+  align::write_hmm_params(good, corpus, model);
+  const std::vector<std::string> lines = lines_of(good);
+  // Header, then p-empty and 5 jump lines a direction, then the entries.
+  BOOST_TEST_REQUIRE(lines.size() > 13u);
+  BOOST_TEST_REQUIRE(lines[1].rfind("forward\tp-empty\t", 0) == 0);
+  BOOST_TEST_REQUIRE(lines[2].rfind("forward\tjump\t-2\t", 0) == 0);
+  BOOST_TEST_REQUIRE(lines[12].rfind("reverse\tjump\t2\t", 0) == 0);
+  BOOST_TEST_REQUIRE(lines[13].rfind("forward\tt\t", 0) == 0);
+  BOOST_TEST(error_of(good, corpus) == "(no error)");
+  const auto with = [&](std::size_t at, const std::string& line) {
+    auto changed = lines;
+    changed[at] = line;
+    return changed;
+  };
+  auto without_jump = lines;
+  without_jump.erase(without_jump.begin() + 4);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{}, ":1: is empty"},
+      {with(0, "nmt-ibm2-table 1 direction=forward p-null=0.08 tension=4"), ":1: not the parameters of nmt-align hmm"},
+      {with(0, "nmt-hmm-params 2 model=hmm jump-width=2"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 1 model=hmm jump-width=0"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 1 model=ibm4 jump-width=2"), ":1: not the parameters"},
+      {with(3, "forward\tjunk"), ":4: expected 'forward|reverse<TAB>p-empty<TAB>P'"},
+      {with(3, "sideways\tjump\t-1\t0.2"), ":4: expected"},
+      {with(13, "forward\tt\ta\tx"), ":14: expected"},
+      {with(1, "forward\tp-empty\t1.5"), ":2: '1.5' is not a probability in (0, 1]"},
+      {with(3, "forward\tjump\t-1\tnan"), ":4: 'nan' is not a probability"},
+      {with(13, "forward\tt\ta\tx\t0"), ":14: '0' is not a probability"},
+      {with(13, "forward\tt\ta\tx\t-0.5"), ":14: '-0.5' is not a probability"},
+      {with(3, "forward\tjump\t3\t0.2"), ":4: jump class '3' is not an integer in [-2, 2]"},
+      {with(3, "forward\tjump\t0.5\t0.2"), ":4: jump class '0.5' is not an integer"},
+      {without_jump, ": the forward direction's p-empty or jump lines are missing"},
+  };
+  int number = 0;
+  for (const auto& [bad_lines, expected] : cases) {
+    const std::string path = dir.write("bad" + std::to_string(number++), joined_lines(bad_lines));
+    const std::string error = error_of(path, corpus);
+    BOOST_TEST(error.rfind(path + expected, 0) == 0, "expected '" << path + expected << "...', got '" << error << "'");
+  }
+}
+
+// A jump class or p-empty given twice is an error naming the file and the line of the second
+// (counting lines would otherwise take it for the class or p-empty a file leaves out).
+BOOST_AUTO_TEST_CASE(a_repeated_jump_or_p_empty_line_is_an_error) {
+  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
+  align::HmmOptions options;
+  options.model1_iterations = 1;
+  options.hmm_iterations = 1;
+  options.jump_width = 2;
+  align::HmmModel model = align::hmm_start_model(corpus, options);
+  align::hmm_train(corpus, options, model);
+  const rt::TempDir dir;
+  const std::string good = (dir.path() / "good").string();
+  align::write_hmm_params(good, corpus, model);
+  const std::vector<std::string> lines = lines_of(good);
+  BOOST_TEST_REQUIRE(lines[6].rfind("forward\tjump\t2\t", 0) == 0);
+  BOOST_TEST_REQUIRE(lines[7].rfind("reverse\tp-empty\t", 0) == 0);
+  auto twice_jump = lines, twice_p_empty = lines;
+  twice_jump[6] = "forward\tjump\t-2\t0.5";  // class -2 twice, class 2 missing
+  twice_p_empty[8] = "reverse\tp-empty\t0.3";  // p-empty twice, class -2 missing
+  for (const auto& [bad, line] : {std::pair{twice_jump, 7}, {twice_p_empty, 9}}) {
+    const std::string path = dir.write("bad" + std::to_string(line), joined_lines(bad));
+    const std::string error = error_of(path, corpus);
+    BOOST_TEST(error.rfind(path + ":" + std::to_string(line) + ": ", 0) == 0, error);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,137 @@
+// nmt-align hmm as users run it: a model trained once with --save-params aligns the same
+// pairs again with --load-params (any --links); usage errors exit 2, bad input (an empty
+// line, an ibm2 table given as parameters) exits 1 naming the file and line; and no output
+// file is left behind by a run that fails.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "support/golden_cases.h"
+#include "support/run_process.h"
+#include "support/temp_dir.h"
+
+namespace rt = rnnsearch::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+rt::ProcessResult hmm(std::vector<std::string> args) {
+  args.insert(args.begin(), {rt::tool_path("nmt-align"), "hmm"});
+  return rt::run_process(args);
+}
+
+// 60 pairs of three phrases "the aK nK" / "le NK AK": adjective and noun swapped.
+struct Corpus {
+  rt::TempDir dir;
+  std::string source, target;
+  Corpus() {
+    std::string s, t;
+    for (int k = 0; k < 60; ++k) {
+      s += "the a" + std::to_string(k % 5) + " n" + std::to_string(k % 7) + "\n";
+      t += "le N" + std::to_string(k % 7) + " A" + std::to_string(k % 5) + "\n";
+    }
+    source = dir.write("s", s);
+    target = dir.write("t", t);
+  }
+  std::string path(const std::string& name) const { return (dir.path() / name).string(); }
+};
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(align_hmm_cli)
+
+BOOST_AUTO_TEST_CASE(saved_params_give_the_trained_links_in_every_direction) {
+  const Corpus c;
+  const std::string params = c.path("params");
+  for (const std::string links : {"forward", "reverse", "agreed"}) {
+    const auto trained = hmm({"-s", c.source, "-t", c.target, "--links", links, "-q"});
+    BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
+    BOOST_TEST(first_line(trained.out) == "0-0 1-2 2-1", links);
+    if (links == "forward") {
+      const auto saved = hmm({"-s", c.source, "-t", c.target, "--save-params", params, "-o", c.path("fwd"), "-q"});
+      BOOST_TEST_REQUIRE(saved.exit_code == 0, saved.err);
+      BOOST_TEST(fs::exists(params));
+    }
+    for (const std::string decode : {"posterior", "viterbi"}) {
+      const auto again = hmm({"-s", c.source, "-t", c.target, "--links", links, "--decode", decode, "-q"});
+      const auto loaded =
+          hmm({"-s", c.source, "-t", c.target, "--links", links, "--decode", decode, "--load-params", params, "-q"});
+      BOOST_TEST_REQUIRE(loaded.exit_code == 0, loaded.err);
+      BOOST_TEST((loaded.out == again.out), links << " " << decode);
+    }
+  }
+  // Without -q, one note per EM iteration on stderr.
+  const auto noted = hmm({"-s", c.source, "-t", c.target, "--model1-iterations", "2", "--hmm-iterations", "1"});
+  BOOST_TEST_REQUIRE(noted.exit_code == 0, noted.err);
+  BOOST_TEST(noted.err.find("nmt-align hmm: model1 iteration 2: log-likelihood forward ") != std::string::npos, noted.err);
+  BOOST_TEST(noted.err.find("nmt-align hmm: hmm iteration 3: log-likelihood forward ") != std::string::npos, noted.err);
+  BOOST_TEST(noted.err.find("iteration 4") == std::string::npos, noted.err);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
+  const Corpus c;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"-s", c.source, "-t", c.target, "--save-params", c.path("p"), "--load-params", c.path("q")},
+       "--save-params and --load-params exclude each other"},
+      {{"-t", c.target}, "-s SOURCE and -t TARGET are required"},
+      {{"-s", c.source}, "-s SOURCE and -t TARGET are required"},
+      {{"-s", c.source, "-t", c.target, "--links", "both"}, "--links must be forward, reverse or agreed, got 'both'"},
+      {{"-s", c.source, "-t", c.target, "--decode", "best"}, "--decode must be posterior or viterbi, got 'best'"},
+      {{"-s", c.source, "-t", c.target, "--model1-iterations", "0", "--hmm-iterations", "0"},
+       "--model1-iterations and --hmm-iterations are both 0"},
+      {{"-s", c.source, "-t", c.target, "--params-threshold", "2"}, "--params-threshold must be in [0, 1], got 2"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto with_output = args;
+    with_output.insert(with_output.end(), {"-o", c.path("out")});
+    const auto r = hmm(with_output);
+    BOOST_TEST(r.exit_code == 2, message);
+    BOOST_TEST(r.err.find(message) != std::string::npos, r.err);
+    BOOST_TEST(!fs::exists(c.path("out")), message);
+    BOOST_TEST(!fs::exists(c.path("p")), message);
+  }
+}
+
+// Bad input: exit 1, one message naming the file and line; the output (-o) is not created,
+// and an output file that was there keeps its contents.
+BOOST_AUTO_TEST_CASE(bad_input_names_the_file_and_line_and_leaves_no_output) {
+  const Corpus c;
+  const std::string empty = c.dir.write("empty", "le N0 A0\n\nle N2 A2\n");
+  const std::string three = c.dir.write("three", "the a0 n0\nthe a1 n1\nthe a2 n2\n");
+  const std::string table = c.path("table");
+  const auto ibm2 = rt::run_process({rt::tool_path("nmt-align"), "ibm2", "-s", c.source, "-t", c.target, "--save-table",
+                                     table, "-o", c.path("ibm2.align"), "-q"});
+  BOOST_TEST_REQUIRE(ibm2.exit_code == 0, ibm2.err);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"-s", three, "-t", empty}, empty + ":2: is empty"},
+      {{"-s", c.source, "-t", c.target, "--load-params", table}, table + ":1: not the parameters of nmt-align hmm"},
+      {{"-s", c.source, "-t", c.target, "--load-params", c.path("absent")}, c.path("absent")},
+      // --save-params cannot be written: the links are not committed either.
+      {{"-s", c.source, "-t", c.target, "--save-params", c.path("no/such/dir/params")}, c.path("no/such/dir/params")},
+  };
+  for (const auto& [args, message] : cases) {
+    for (const bool existing : {false, true}) {
+      const std::string out = c.path("out");
+      if (existing) c.dir.write("out", "old links\n");
+      auto with_output = args;
+      with_output.insert(with_output.end(), {"-o", out, "-q"});
+      const auto r = hmm(with_output);
+      BOOST_TEST(r.exit_code == 1, message);
+      BOOST_TEST(r.err.find(message) != std::string::npos, r.err);
+      BOOST_TEST(std::count(r.err.begin(), r.err.end(), '\n') == 1, r.err);
+      BOOST_TEST(fs::exists(out) == existing, message);
+      if (existing) {
+        BOOST_TEST(rt::read_file(out) == "old links\n");
+        fs::remove(out);
+      }
+      std::size_t files = 0;
+      for ([[maybe_unused]] const auto& entry : fs::directory_iterator(c.dir.path())) ++files;
+      BOOST_TEST(files == 6u, message << ": a temporary file left behind?");  // s t empty three table ibm2.align
+    }
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
