@@ -12,60 +12,93 @@ constexpr double kSmallestScale = 1e-300;
 
 std::size_t size(int n) { return static_cast<std::size_t>(n); }
 
-// transition[k][i - 1] = (1 - p_empty) jump(i - k) / sum_i' jump(i' - k), k = 0..I, i = 1..I,
-// and its transpose.
-void fill_transitions(const JumpModel& jumps, HmmPair& pair) {
-  const int n = pair.source_length;
-  pair.transition.resize(size(n + 1) * size(n));
-  pair.transition_t.resize(size(n) * size(n + 1));
+// The transitions, O(I x width) instead of O(I^2): a jump of d = i - k with |d| < width has
+// its own class, every wider jump shares its side's, so the wider part of a sum over k (or i)
+// is a prefix sum. leave[k] = (1 - p_empty) / sum_{i = 1..I} jump(i - k); a move k -> i has
+// probability leave[k] * jump(i - k).
+struct Band {
+  int width;          // classes -width .. width; |d| < width the band, the rest shared
+  double left, right;  // the shared weights: d <= -width, d >= width
+  std::vector<double> weight;  // weight[d + width] for |d| < width
+
+  explicit Band(const JumpModel& jumps)
+      : width(jumps.width), left(jumps.weight.front()), right(jumps.weight.back()), weight(jumps.weight) {}
+
+  // How many of positions 1..n a jump from k reaches with |d| >= width, on the right and left.
+  static int far_right(int n, int k, int width) { return std::max(0, n - std::max(1, k + width) + 1); }
+  static int far_left(int n, int k, int width) { return std::max(0, std::min(n, k - width)); }
+};
+
+void fill_leave(const JumpModel& jumps, const Band& band, HmmPair& pair) {
+  const int n = pair.source_length, w = band.width;
+  pair.leave.resize(size(n + 1));
   for (int k = 0; k <= n; ++k) {
-    float* row = pair.transition.data() + size(k) * size(n);
-    double total = 0.0;
-    for (int i = 1; i <= n; ++i) total += jumps.weight[size(jumps.jump_class(i - k))];
-    const double factor = (1.0 - jumps.p_empty) / total;
-    for (int i = 1; i <= n; ++i) {
-      row[i - 1] = static_cast<float>(jumps.weight[size(jumps.jump_class(i - k))] * factor);
-      pair.transition_t[size(i - 1) * size(n + 1) + size(k)] = row[i - 1];
+    double total = band.right * Band::far_right(n, k, w) + band.left * Band::far_left(n, k, w);
+    for (int d = 1 - w; d < w; ++d) {
+      if (k + d >= 1 && k + d <= n) total += band.weight[size(d + w)];
     }
+    pair.leave[size(k)] = (1.0 - jumps.p_empty) / total;
+  }
+}
+
+// into[i] = sum_k from[k] leave[k] jump(i - k) for i = 1..n; prefix[x] = sum_{k <= x} of
+// from[k] leave[k] (double), kept for the caller.
+void spread(const Band& band, const HmmPair& pair, const float* from, float* into, std::vector<double>& prefix,
+            std::vector<float>& weighted) {
+  const int n = pair.source_length, w = band.width;
+  prefix.resize(size(n + 1));
+  weighted.resize(size(n + 1));
+  double running = 0.0;
+  for (int k = 0; k <= n; ++k) {
+    weighted[size(k)] = static_cast<float>(from[k] * pair.leave[size(k)]);
+    running += from[k] * pair.leave[size(k)];
+    prefix[size(k)] = running;
+  }
+  for (int i = 1; i <= n; ++i) {
+    double far = 0.0;
+    if (i - w >= 0) far += band.right * prefix[size(i - w)];
+    if (i + w <= n) far += band.left * (running - prefix[size(i + w - 1)]);
+    into[i] = static_cast<float>(far);
+  }
+  for (int d = 1 - w; d < w; ++d) {
+    const auto jump = static_cast<float>(band.weight[size(d + w)]);
+    // i - d = k in 0..n and i in 1..n
+    const int first = std::max(1, d), last = std::min(n, n + d);
+    for (int i = first; i <= last; ++i) into[i] += jump * weighted[size(i - d)];
   }
 }
 
 // Forward pass, scaled: forward_word[j][i] and forward_empty[j][k] sum to 1 over a row's
 // states, scale[j] the factor divided out.
-void forward(const JumpModel& jumps, HmmPair& pair) {
+void forward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
-  // Every entry is written below, but word[0] (no word at position 0), set here.
   pair.forward_word.resize(size(m) * width);
   pair.forward_empty.resize(size(m) * width);
   pair.scale.assign(size(m), 0.0);
-  pair.scratch.assign(width, 0.0F);
-  float* into_word = pair.scratch.data();  // into_word[i]: sum_k previous(k) transition[k][i]
+  pair.scratch.assign(2 * width, 0.0F);
+  float* into_word = pair.scratch.data();  // into_word[i]: sum_k previous(k) P(k -> i)
+  float* from = pair.scratch.data() + width;
   const auto p_empty = static_cast<float>(jumps.p_empty);
   pair.log_likelihood = 0.0;
   for (int j = 0; j < m; ++j) {
-    std::fill(into_word, into_word + width, 0.0F);
-    const float* previous_word = j > 0 ? pair.forward_word.data() + size(j - 1) * width : nullptr;
-    const float* previous_empty = j > 0 ? pair.forward_empty.data() + size(j - 1) * width : nullptr;
     float* word = pair.forward_word.data() + size(j) * width;
     float* empty = pair.forward_empty.data() + size(j) * width;
-    word[0] = 0.0F;
     for (int k = 0; k <= n; ++k) {
-      const float from = j == 0 ? (k == 0 ? 1.0F : 0.0F) : previous_word[k] + previous_empty[k];
-      empty[k] = from;
-      if (from == 0.0F) continue;
-      const float* row = pair.transition.data() + size(k) * size(n);
-      for (int i = 1; i <= n; ++i) into_word[i] += from * row[i - 1];
+      from[k] = j == 0 ? (k == 0 ? 1.0F : 0.0F)
+                       : pair.forward_word[size(j - 1) * width + size(k)] + pair.forward_empty[size(j - 1) * width + size(k)];
     }
+    spread(band, pair, from, into_word, pair.prefix, pair.weighted);
     const float* e = pair.emission.data() + size(j) * width;
     const float empty_emission = e[0] * p_empty;
     double total = 0.0;
+    word[0] = 0.0F;
     for (int i = 1; i <= n; ++i) {
       word[i] = e[i] * into_word[i];
       total += word[i];
     }
     for (int k = 0; k <= n; ++k) {
-      empty[k] *= empty_emission;
+      empty[k] = from[k] * empty_emission;
       total += empty[k];
     }
     total = std::max(total, kSmallestScale);
@@ -79,78 +112,95 @@ void forward(const JumpModel& jumps, HmmPair& pair) {
   }
 }
 
+// gathered[k] = sum_i jump(i - k) ahead[i] for k = 0..n (ahead[1..n]); prefix[x] = sum_{i <= x}
+// ahead[i] (double), kept for the caller.
+void gather(const Band& band, int n, const float* ahead, float* gathered, std::vector<double>& prefix) {
+  const int w = band.width;
+  prefix.resize(size(n + 1));
+  prefix[0] = 0.0;
+  for (int i = 1; i <= n; ++i) prefix[size(i)] = prefix[size(i - 1)] + ahead[i];
+  for (int k = 0; k <= n; ++k) {
+    double far = 0.0;
+    if (k + w <= n) far += band.right * (prefix[size(n)] - prefix[size(k + w - 1)]);
+    if (k - w >= 1) far += band.left * prefix[size(k - w)];
+    gathered[k] = static_cast<float>(far);
+  }
+  for (int d = 1 - w; d < w; ++d) {
+    const auto jump = static_cast<float>(band.weight[size(d + w)]);
+    // i = k + d in 1..n and k in 0..n
+    const int first = std::max(0, 1 - d), last = std::min(n, n - d);
+    for (int k = first; k <= last; ++k) gathered[k] += jump * ahead[k + d];
+  }
+}
+
 // Backward pass, scaled by the forward pass's factors: backward[j][k] for the states at
 // position k (word k and empty after k, which have the same future).
-void backward(const JumpModel& jumps, HmmPair& pair) {
+void backward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
   pair.backward.resize(size(m) * width);
   std::fill(pair.backward.end() - static_cast<std::ptrdiff_t>(width), pair.backward.end(), 1.0F);
-  pair.scratch.assign(width, 0.0F);
+  pair.scratch.assign(2 * width, 0.0F);
   float* ahead = pair.scratch.data();  // ahead[i] = e(j, i) backward[j][i]
+  float* gathered = pair.scratch.data() + width;
   const auto p_empty = static_cast<float>(jumps.p_empty);
   for (int j = m - 1; j > 0; --j) {
     const float* e = pair.emission.data() + size(j) * width;
     const float* next = pair.backward.data() + size(j) * width;
     float* here = pair.backward.data() + size(j - 1) * width;
     for (int i = 1; i <= n; ++i) ahead[i] = e[i] * next[i];
+    gather(band, n, ahead, gathered, pair.prefix);
     const float stay = e[0] * p_empty;
-    for (int k = 0; k <= n; ++k) here[k] = stay * next[k];
-    for (int i = 1; i <= n; ++i) {
-      const float* column = pair.transition_t.data() + size(i - 1) * width;
-      const float a = ahead[i];
-      for (int k = 0; k <= n; ++k) here[k] += a * column[k];
-    }
     const auto inverse = static_cast<float>(1.0 / pair.scale[size(j)]);
-    for (int k = 0; k <= n; ++k) here[k] *= inverse;
+    for (int k = 0; k <= n; ++k) {
+      here[k] = (static_cast<float>(pair.leave[size(k)]) * gathered[k] + stay * next[k]) * inverse;
+    }
   }
 }
 
-// The expected jumps: for each target word j, moving from position k (the state before)
-// to word i has posterior before(k) transition[k][i] e(j, i) backward[j][i] / scale[j].
-void count_jumps(const JumpModel& jumps, HmmPair& pair) {
-  const int n = pair.source_length, m = pair.target_length;
+// The expected jumps: for each target word j, moving from position k (the state before) to
+// word i has posterior before(k) leave[k] jump(i - k) e(j, i) backward[j][i] / scale[j].
+void count_jumps(const JumpModel& jumps, const Band& band, HmmPair& pair) {
+  const int n = pair.source_length, m = pair.target_length, w = band.width;
   const std::size_t width = size(n + 1);
-  // sum[k][i - 1]: sum over j of before(k) e(j, i) backward[j][i] / scale[j], times the
-  // transition once at the end.
-  std::vector<float>& sum = pair.moves;
-  sum.assign(size(n + 1) * size(n), 0.0F);
-  pair.scratch.assign(width, 0.0F);
-  float* arrival = pair.scratch.data();
+  pair.jump_counts.assign(jumps.weight.size(), 0.0);
+  pair.jump_opportunities.assign(jumps.weight.size(), 0.0);
+  std::vector<double>& arrival = pair.arrival;  // prefix sums of e(j, i) backward[j][i] / scale[j]
+  arrival.resize(width);
+  // The expected moves from each position k to a word (the posterior of k -> some i, summed
+  // over the target words): each is an opportunity for every class's positions.
+  std::vector<double>& departures = pair.departures;
+  departures.assign(width, 0.0);
   for (int j = 0; j < m; ++j) {
     const float* e = pair.emission.data() + size(j) * width;
     const float* after = pair.backward.data() + size(j) * width;
-    const auto inverse = static_cast<float>(1.0 / pair.scale[size(j)]);
-    for (int i = 1; i <= n; ++i) arrival[i] = e[i] * after[i] * inverse;
-    for (int k = 0; k <= n; ++k) {
-      const float from = j == 0 ? (k == 0 ? 1.0F : 0.0F)
-                                : pair.forward_word[size(j - 1) * width + size(k)] +
-                                      pair.forward_empty[size(j - 1) * width + size(k)];
-      if (from == 0.0F) continue;
-      float* row = sum.data() + size(k) * size(n);
-      for (int i = 1; i <= n; ++i) row[i - 1] += from * arrival[i];
-    }
-  }
-  // How often each position k was the one jumped from (to a word): the opportunities.
-  std::vector<double> departures(width, 0.0);
-  for (int j = 0; j < m; ++j) {
-    const double to_word = 1.0 - pair.posterior[size(j) * width];
+    const double inverse = 1.0 / pair.scale[size(j)];
+    arrival[0] = 0.0;
+    for (int i = 1; i <= n; ++i) arrival[size(i)] = arrival[size(i - 1)] + static_cast<double>(e[i]) * after[i] * inverse;
     for (int k = 0; k <= n; ++k) {
       const double from = j == 0 ? (k == 0 ? 1.0 : 0.0)
                                  : static_cast<double>(pair.forward_word[size(j - 1) * width + size(k)]) +
                                        pair.forward_empty[size(j - 1) * width + size(k)];
-      departures[size(k)] += from * to_word;
+      if (from == 0.0) continue;
+      const double leaving = from * pair.leave[size(k)];
+      double moved = 0.0;
+      const auto add = [&](std::size_t jump_class, double count) {
+        pair.jump_counts[jump_class] += count;
+        moved += count;
+      };
+      if (k + w <= n) add(size(2 * w), leaving * band.right * (arrival[size(n)] - arrival[size(k + w - 1)]));
+      if (k - w >= 1) add(0, leaving * band.left * arrival[size(k - w)]);
+      for (int d = std::max(1 - w, 1 - k); d < w && k + d <= n; ++d) {
+        add(size(d + w), leaving * band.weight[size(d + w)] * (arrival[size(k + d)] - arrival[size(k + d - 1)]));
+      }
+      departures[size(k)] += moved;
     }
   }
-  pair.jump_counts.assign(jumps.weight.size(), 0.0);
-  pair.jump_opportunities.assign(jumps.weight.size(), 0.0);
   for (int k = 0; k <= n; ++k) {
-    for (int i = 1; i <= n; ++i) {
-      const std::size_t at = size(k) * size(n) + size(i - 1);
-      const std::size_t jump_class = size(jumps.jump_class(i - k));
-      pair.jump_counts[jump_class] += static_cast<double>(sum[at]) * pair.transition[at];
-      pair.jump_opportunities[jump_class] += departures[size(k)];
-    }
+    const double leaving = departures[size(k)];
+    pair.jump_opportunities.back() += leaving * Band::far_right(n, k, w);
+    pair.jump_opportunities.front() += leaving * Band::far_left(n, k, w);
+    for (int d = std::max(1 - w, 1 - k); d < w && k + d <= n; ++d) pair.jump_opportunities[size(d + w)] += leaving;
   }
 }
 
@@ -173,9 +223,10 @@ void HmmPair::resize(int source_words, int target_words) {
 void hmm_forward_backward(const JumpModel& jumps, HmmPair& pair, bool want_jumps) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
-  fill_transitions(jumps, pair);
-  forward(jumps, pair);
-  backward(jumps, pair);
+  const Band band(jumps);
+  fill_leave(jumps, band, pair);
+  forward(jumps, band, pair);
+  backward(jumps, band, pair);
   pair.posterior.resize(size(m) * width);
   pair.empty_count = 0.0;
   for (int j = 0; j < m; ++j) {
@@ -196,7 +247,7 @@ void hmm_forward_backward(const JumpModel& jumps, HmmPair& pair, bool want_jumps
     for (std::size_t s = 0; s < width; ++s) out[s] *= inverse;
     pair.empty_count += out[0];
   }
-  if (want_jumps) count_jumps(jumps, pair);
+  if (want_jumps) count_jumps(jumps, band, pair);
 }
 
 void model1_posteriors(HmmPair& pair) {

@@ -8,7 +8,8 @@
 // The empty word has probability p_empty from anywhere and keeps k: the jump after it is
 // still measured from the last word aligned. So there are 2I + 1 states (word i, and "empty
 // after position k" for k = 0..I), and the transitions out of "word k" and "empty after k"
-// are the same: the forward pass needs (I + 1) x I products per target word.
+// are the same. Jumps at least `width` wide share their side's weight, so the sums over them
+// are prefix sums: a pass costs O(J x I x width), not O(J x I^2).
 //
 // Emissions e(j, i) = t(f_j | e_i), column 0 the empty word's t(f_j | NULL). The arithmetic
 // is fixed, plain loops in a fixed order: the same bytes on every CPU and thread count.
@@ -54,8 +55,8 @@ struct HmmPair {
   }
 
   // Scratch of the passes.
-  std::vector<float> transition, transition_t, forward_word, forward_empty, backward, scratch, moves;
-  std::vector<double> scale;
+  std::vector<float> forward_word, forward_empty, backward, scratch, weighted;
+  std::vector<double> scale, leave, prefix, arrival, departures;
 };
 
 // Posteriors (and, with `count_jumps`, the expected jump counts) of the HMM by forward-backward.

@@ -123,6 +123,7 @@ class ParamsReader {
   ParamsReader(const std::string& path, const Ibm2Corpus& corpus, HmmModel& model)
       : path_(path), model_(model), words_{TableWords(corpus, 0), TableWords(corpus, 1)} {
     for (int d = 0; d < 2; ++d) {
+      seen_[d].assign(model.forward.jumps.weight.size() + 1, 0);
       for (std::size_t r = 0; r < words_[d].rows.size(); ++r) row_ids_[d].emplace(*words_[d].rows[r], r);
       for (std::size_t c = 0; c < words_[d].columns.size(); ++c) column_ids_[d].emplace(*words_[d].columns[c], c);
     }
@@ -135,7 +136,7 @@ class ParamsReader {
     if (d >= 0 && kind == "t" && fields.size() == 5 && !fields[3].empty()) return read_entry(d, fields, number);
     if (d >= 0 && kind == "p-empty" && fields.size() == 3) {
       jumps(d).p_empty = number_in(fields[2], 0.0, 1.0, number);
-      ++seen_[d];
+      mark_seen(d, 0, "p-empty", number);
       return;
     }
     if (d >= 0 && kind == "jump" && fields.size() == 4) {
@@ -146,7 +147,8 @@ class ParamsReader {
                                              std::to_string(width) + ", " + std::to_string(width) + "]");
       }
       jumps(d).weight[static_cast<std::size_t>(static_cast<int>(*jump) + width)] = number_in(fields[3], 0.0, 1.0, number);
-      ++seen_[d];
+      mark_seen(d, static_cast<std::size_t>(static_cast<int>(*jump) + width) + 1,
+                "jump class " + std::string(fields[2]), number);
       return;
     }
     throw util::Error(path_, number,
@@ -157,7 +159,7 @@ class ParamsReader {
   // util::Error when a direction's jump parameters were not all there.
   void finish() const {
     for (int d = 0; d < 2; ++d) {
-      if (seen_[d] != model_.forward.jumps.weight.size() + 1) {
+      if (std::count(seen_[d].begin(), seen_[d].end(), 1) != static_cast<std::ptrdiff_t>(seen_[d].size())) {
         throw util::Error(path_ + ": the " + kDirectionNames[d] + " direction's p-empty or jump lines are missing");
       }
     }
@@ -165,6 +167,14 @@ class ParamsReader {
 
  private:
   JumpModel& jumps(int d) { return d == 0 ? model_.forward.jumps : model_.reverse.jumps; }
+  // Records direction d's parameter `at` (0 p-empty, 1 + class the jumps); util::Error when
+  // the file gave it before.
+  void mark_seen(int d, std::size_t at, const std::string& what, std::size_t number) {
+    if (seen_[d][at] != 0) {
+      throw util::Error(path_, number, std::string(kDirectionNames[d]) + " " + what + " is given twice");
+    }
+    seen_[d][at] = 1;
+  }
   double number_in(std::string_view text, double low, double high, std::size_t number) const {
     const auto value = util::parse_double(text);
     if (!value || !(*value > low && *value <= high)) {
@@ -186,7 +196,7 @@ class ParamsReader {
   HmmModel& model_;
   TableWords words_[2];
   std::unordered_map<std::string_view, std::size_t> row_ids_[2], column_ids_[2];
-  std::size_t seen_[2] = {0, 0};
+  std::vector<char> seen_[2];
 };
 
 }  // namespace
