@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The size limits the code keeps (see CONTRIBUTING.md, "Size limits and behaviour checks"): every tool file at most 150 lines
 # (a table of options and library calls), every function in lib/ at most 80 lines.
-# nmt-align holds six subcommands, each a table of options and one library call (about 30
-# lines each, most of them --help text): its limit is 200. Prints lines per tool and per lib/ folder and the longest functions; fails
+# nmt-align holds seven subcommands, each a table of options and one library call (about 30
+# lines each, most of them --help text): its limit is 240. Prints lines per tool and per lib/ folder and the longest functions; fails
 # (exit 1) naming what is over. ctest runs it (test code_size). Needs universal-ctags.
 #   scripts/code-size.sh [SOURCE_DIR]
 set -euo pipefail
@@ -18,7 +18,7 @@ echo "lines per tool:"
 for tool in tools/*.cc; do
   lines=$(wc -l < "$tool")
   limit=$max_tool_lines
-  [ "$tool" = tools/nmt-align.cc ] && limit=200
+  [ "$tool" = tools/nmt-align.cc ] && limit=240
   flag=""
   if [ "$lines" -gt "$limit" ]; then flag="  (over $limit)"; over=1; fi
   printf '  %5d %s%s\n' "$lines" "$tool" "$flag"

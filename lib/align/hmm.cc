@@ -78,9 +78,53 @@ class IndexCache {
   std::uint32_t* cells(int d, std::size_t k) {
     return k + 1 < cell_begin_[d].size() ? at_[d].data() + cell_begin_[d][k] : nullptr;
   }
-  bool filled = false;  // after the first pass
+  // Finds the positions of every cached cell, table row by table row: while a row's cells
+  // are found, its entries stay in the processor's cache (pair by pair, every search would
+  // go to memory). Each cell belongs to one row, so threads sharing the rows write apart.
+  void fill(const Directions& directions, const HmmModel& model, int threads) {
+    for (int d = 0; d < 2; ++d) fill_direction(directions, d == 0 ? model.forward.table : model.reverse.table, d, threads);
+    filled = true;
+  }
+  bool filled = false;  // every cached cell's position is known
 
  private:
+  void fill_direction(const Directions& directions, const CooccurrenceTable& table, int d, int threads) {
+    const CorpusSide& conditioning = directions.conditioning[d];
+    const CorpusSide& generated = directions.generated[d];
+    const std::size_t pairs = cell_begin_[d].size() - 1;
+    // occurrences[begin[r] .. begin[r + 1]): the (pair, position) of row r's word in the
+    // cached pairs, position 0 (the empty word, row 0) once for every pair.
+    const auto row_of = [&](std::int32_t word) { return static_cast<std::size_t>(word - conditioning.first_id) + 1; };
+    std::vector<std::size_t> begin(table.rows() + 1, 0);
+    for (std::size_t k = 0; k < pairs; ++k) {
+      ++begin[1];
+      for (std::size_t i = 0; i < conditioning.length(k); ++i) ++begin[row_of(conditioning.sentence(k)[i]) + 1];
+    }
+    for (std::size_t r = 1; r < begin.size(); ++r) begin[r] += begin[r - 1];
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> occurrences(begin.back());
+    std::vector<std::size_t> put(begin.begin(), begin.end() - 1);
+    for (std::size_t k = 0; k < pairs; ++k) {
+      occurrences[put[0]++] = {static_cast<std::uint32_t>(k), 0};
+      for (std::size_t i = 0; i < conditioning.length(k); ++i) {
+        occurrences[put[row_of(conditioning.sentence(k)[i])]++] = {static_cast<std::uint32_t>(k),
+                                                                 static_cast<std::uint32_t>(i + 1)};
+      }
+    }
+    util::run_on_threads(std::max(1, threads), [&](int worker) {
+      for (std::size_t r = static_cast<std::size_t>(worker); r < table.rows(); r += static_cast<std::size_t>(std::max(1, threads))) {
+        for (std::size_t o = begin[r]; o < begin[r + 1]; ++o) {
+          const auto [k, i] = occurrences[o];
+          const std::size_t width = conditioning.length(k) + 1;
+          const std::int32_t* f = generated.sentence(k);
+          std::uint32_t* at = at_[d].data() + cell_begin_[d][k];
+          for (std::size_t j = 0; j < generated.length(k); ++j) {
+            at[j * width + i] = static_cast<std::uint32_t>(table.find(r, f[j]));
+          }
+        }
+      }
+    });
+  }
+
   std::vector<std::size_t> cell_begin_[2];
   std::vector<std::uint32_t> at_[2];
 };
@@ -404,6 +448,7 @@ std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& 
                                     const HmmProgress& progress, const HmmLinkSink& on_links) {
   const Directions directions(corpus);
   IndexCache cache(directions, options.index_cache_mb << 20);
+  cache.fill(directions, model, options.threads);
   std::vector<HmmIteration> iterations;
   std::vector<double> jump_totals[2];
   model.hmm = options.hmm_iterations > 0;
@@ -424,7 +469,8 @@ std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& 
 void hmm_decode(const Ibm2Corpus& corpus, const HmmOptions& options, const HmmModel& model,
                 const HmmLinkSink& on_links, const HmmProgress& progress) {
   const Directions directions(corpus);
-  IndexCache cache(directions, 0);
+  IndexCache cache(directions, options.index_cache_mb << 20);
+  cache.fill(directions, model, options.threads);
   std::vector<double> jump_totals[2];
   run_pass(directions, model, nullptr, cache, options, PassKind::kDecode, on_links, progress, jump_totals);
 }
