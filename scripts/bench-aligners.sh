@@ -9,7 +9,9 @@
 # $NMT_SHARED/data/hansards/wpt03/{dev,test}.gold.en-fr (NMT_SHARED default ../shared).
 # One table: per aligner, test AER % (dev AER %) of each alignment, then the wall time,
 # CPU time (user + system) and peak RSS (of the largest process) of its runs, from GNU
-# time (/usr/bin/time); symmetrizing and scoring are not counted. One aligner at a time:
+# time (/usr/bin/time), and each run's own; symmetrizing and scoring are not counted. Then,
+# when the recipe's study of this corpus is in DIR, its dev-chosen HMM links and its full
+# answer (the heads merged with the HMM's links). One aligner at a time:
 #   eflomal  eflomal-align of a local copy (EFLOMAL_DIR) with its defaults: -m 3 (IBM
 #            Model 1, HMM, fertility), 3 samplers, iterations from the corpus size; both
 #            directions in one run (-f, -r); OpenMP held to --threads (OMP_THREAD_LIMIT).
@@ -260,5 +262,20 @@ figure() { if [ "${state[$1]}" = ran ]; then awk -v v="$3" -v f="$2" 'BEGIN { pr
     done
     echo
   done
+  # Each run's own figures: wall s / CPU s / peak MB.
+  for a in "${aligners[@]}"; do
+    [ "${state[$a]}" = ran ] || continue
+    printf '%s runs:' "$a"
+    for t in "$out/$a"/*.time; do
+      awk -v run="$(basename "$t" .time)" 'END { printf " %s %.1f s / %.1f s / %.0f MB;", run, $1, $2 + $3, $4 / 1024 }' "$t"
+    done
+    echo
+  done
+  # The recipe's own dev-chosen answers, when its study of this corpus is there.
+  if [ -z "$lines" ] && [ -f "$corpus_dir/hmm/study.txt" ] && [ -f "$corpus_dir/mix/study.txt" ]; then
+    echo "the recipe's choices on dev ($corpus_dir, make -f Makefile.pipeline -j2 hansard36-align), test AER % (dev AER %):"
+    awk '$1 == "chosen:" { printf "  the HMM aligners, %s: %.2f (%.2f)\n", $2, 100 * $6, 100 * $3 }' "$corpus_dir/hmm/study.txt"
+    awk '$1 == "chosen:" { printf "  the full recipe, %s: %.2f (%.2f)\n", $2, 100 * $6, 100 * $3 }' "$corpus_dir/mix/study.txt"
+  fi
 } | tee "$out/report.txt"
 exit $status
