@@ -1,8 +1,8 @@
 #pragma once
 // A translation table t(f | e) over the word pairs that co-occur in some sentence pair of a
 // corpus, in compressed rows: row e (0 the empty word, which co-occurs with every f) holds
-// its f ids sorted, each entry's probability and expected count at the same index. Entries
-// are 16 bytes; a million Hansard pairs have about 10^8 of them (a guess to be checked) in each direction.
+// its f ids sorted, each entry's probability and expected count at the same index: 16 bytes
+// an entry (a 4-byte id, a float probability, a double count).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
