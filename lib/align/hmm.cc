@@ -62,11 +62,13 @@ struct Directions {
 // found in the first pass and read back in the others (half the memory each way).
 class IndexCache {
  public:
-  IndexCache(const Directions& directions, std::size_t max_bytes) {
+  // `used[d]`: whether the passes read direction d (a decode pass of one direction's links
+  // does not read the other); an unused direction holds nothing.
+  IndexCache(const Directions& directions, std::size_t max_bytes, const bool (&used)[2]) {
     for (int d = 0; d < 2; ++d) {
       auto& begin = cell_begin_[d];
       begin.push_back(0);
-      for (std::size_t k = 0; k < directions.generated[d].sentences(); ++k) {
+      for (std::size_t k = 0; used[d] && k < directions.generated[d].sentences(); ++k) {
         const std::size_t cells = directions.cells(d, k);
         if ((begin.back() + cells) * sizeof(std::uint32_t) > max_bytes / 2) break;
         begin.push_back(begin.back() + cells);
@@ -447,7 +449,8 @@ HmmModel hmm_start_model(const Ibm2Corpus& corpus, const HmmOptions& options) {
 std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& options, HmmModel& model,
                                     const HmmProgress& progress, const HmmLinkSink& on_links) {
   const Directions directions(corpus);
-  IndexCache cache(directions, options.index_cache_mb << 20);
+  const bool both[2] = {true, true};
+  IndexCache cache(directions, options.index_cache_mb << 20, both);
   cache.fill(directions, model, options.threads);
   std::vector<HmmIteration> iterations;
   std::vector<double> jump_totals[2];
@@ -469,7 +472,8 @@ std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& 
 void hmm_decode(const Ibm2Corpus& corpus, const HmmOptions& options, const HmmModel& model,
                 const HmmLinkSink& on_links, const HmmProgress& progress) {
   const Directions directions(corpus);
-  IndexCache cache(directions, options.index_cache_mb << 20);
+  const bool used[2] = {options.links != HmmLinks::kReverse, options.links != HmmLinks::kForward};
+  IndexCache cache(directions, options.index_cache_mb << 20, used);
   cache.fill(directions, model, options.threads);
   std::vector<double> jump_totals[2];
   run_pass(directions, model, nullptr, cache, options, PassKind::kDecode, on_links, progress, jump_totals);

@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/number_format.h"
+#include "util/split_fields.h"
 
 namespace rnnsearch::align {
 
@@ -66,19 +67,9 @@ void write_direction_table(util::AtomicFileWriter& writer, const CooccurrenceTab
   }
 }
 
-std::vector<std::string_view> split(std::string_view line, char separator) {
-  std::vector<std::string_view> parts;
-  for (std::size_t begin = 0;;) {
-    const std::size_t end = line.find(separator, begin);
-    parts.push_back(line.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
-    if (end == std::string_view::npos) return parts;
-    begin = end + 1;
-  }
-}
-
 // The header's model and jump width, or util::Error.
 std::pair<bool, int> parse_header(const std::string& line, const std::string& path) {
-  const auto fields = split(line, ' ');
+  const auto fields = util::split_fields(line, ' ');
   const double width = fields.size() == 4 && fields[3].substr(0, 11) == "jump-width="
                            ? util::parse_double(fields[3].substr(11)).value_or(0.0)
                            : 0.0;
@@ -130,7 +121,7 @@ class ParamsReader {
   }
 
   void read(const std::string& line, std::size_t number) {
-    const auto fields = split(line, '\t');
+    const auto fields = util::split_fields(line, '\t');
     const int d = fields[0] == kDirectionNames[0] ? 0 : fields[0] == kDirectionNames[1] ? 1 : -1;
     const std::string_view kind = fields.size() > 1 ? fields[1] : std::string_view();
     if (d >= 0 && kind == "t" && fields.size() == 5 && !fields[3].empty()) return read_entry(d, fields, number);

@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/number_format.h"
+#include "util/split_fields.h"
 
 namespace rnnsearch::align {
 
@@ -16,16 +17,6 @@ namespace {
 
 constexpr std::string_view kMagic = "nmt-ibm2-table";
 constexpr std::string_view kVersion = "1";
-
-std::vector<std::string_view> split(std::string_view line, char separator) {
-  std::vector<std::string_view> parts;
-  for (std::size_t begin = 0;;) {
-    const std::size_t end = line.find(separator, begin);
-    parts.push_back(line.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
-    if (end == std::string_view::npos) return parts;
-    begin = end + 1;
-  }
-}
 
 // "key=value" -> value, or util::Error naming the line.
 double header_number(std::string_view field, std::string_view key, const std::string& path) {
@@ -40,7 +31,7 @@ double header_number(std::string_view field, std::string_view key, const std::st
 }
 
 Ibm2TableHeader parse_header(const std::string& line, const std::string& path) {
-  const auto fields = split(line, ' ');
+  const auto fields = util::split_fields(line, ' ');
   const std::string expected = std::string(kMagic) + " " + std::string(kVersion);
   if (fields.size() != 5 || fields[0] != kMagic || fields[1] != kVersion ||
       (fields[2] != "direction=forward" && fields[2] != "direction=reverse")) {
@@ -101,7 +92,7 @@ void read_ibm2_table(const std::string& path, const std::function<void(const Ibm
   if (!reader.next(line)) throw util::Error(path, 1, "is empty: expected the header of an IBM Model 2 table");
   on_header(parse_header(line, path));
   while (reader.next(line)) {
-    const auto fields = split(line, '\t');
+    const auto fields = util::split_fields(line, '\t');
     if (fields.size() != 3 || fields[1].empty()) {
       throw util::Error(path, reader.line_number(),
                         "expected 'SOURCE<TAB>TARGET<TAB>PROBABILITY' (SOURCE empty for NULL)");
