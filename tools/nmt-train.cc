@@ -8,6 +8,7 @@
 #include "tools/support/gemm_choice.h"
 #include "tools/support/group_tool.h"
 #include "tools/support/tool_entry.h"
+#include "train/resumed_options.h"
 #include "train/stop_signals.h"
 #include "train/train_arguments.h"
 #include "train/trainer.h"
@@ -116,7 +117,7 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       "share every batch. MODEL stores the options: nmt-train --dump-config -m MODEL prints them.\n",
       rnnsearch::train::ProcessGroup::mpi_available() ? " (with MPI: mpirun -np N trains on N processes)"
                                                       : " (without MPI: trains in one process)",
-      rnnsearch::train::stored_options_to_dump};
+      rnnsearch::train::stored_options_to_dump, rnnsearch::train::fixed_options_of_checkpoint};
   if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options,
                                            arguments.common)) {
     return rnnsearch::util::kExitOk;

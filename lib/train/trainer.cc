@@ -24,6 +24,7 @@
 #include "train/data_parallel.h"
 #include "train/kept_models.h"
 #include "train/progress.h"
+#include "train/resumed_options.h"
 #include "train/validator.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -52,7 +53,10 @@ std::unique_ptr<nn::Optimizer> make_optimizer(OptimizerKind kind) {
 class Trainer {
  public:
   Trainer(const TrainOptions& config, const ProcessGroup& group)
-      : config_(config), group_(group), progress_(config.quiet || !group.is_root(), config.log_freq) {}
+      : config_(config),
+        group_(group),
+        progress_(config.quiet || !group.is_root(), config.log_freq),
+        stored_options_(config.stored_options) {}
 
   TrainOutcome run();
 
@@ -85,6 +89,7 @@ class Trainer {
   const TrainOptions& config_;
   const ProcessGroup& group_;
   Progress progress_;
+  std::string stored_options_;  // what the files record: config_'s, with a resumption's changes
   data::Vocabulary source_vocabulary_, target_vocabulary_;
   data::ParallelCorpus corpus_;
   std::unique_ptr<model::RnnSearch> model_;
@@ -354,6 +359,12 @@ void Trainer::resume() {
   target_vocabulary_ = std::move(checkpoint.model.target_vocabulary);
   state_ = checkpoint.state;
   last_saved_update_ = state_.update;
+  if (!checkpoint.model.training_options.empty()) {  // none before model format version 4
+    std::string changed;
+    stored_options_ =
+        resumed_stored_options(checkpoint.model.training_options, config_.stored_options, state_.update, changed);
+    if (!changed.empty()) progress_.message("resumed with " + changed);
+  }
   optimizer_ = make_optimizer(config_.optimizer);
   restore_optimizer(checkpoint, *optimizer_, model_->parameters(), path);
   restore_smoothing(checkpoint, path);
@@ -506,7 +517,7 @@ void Trainer::validate() {
     state_.stalled_since_decay = 0;
     if (group_.is_root()) {
       model::write_model_file(config_.best_model_path(), model::FileKind::kModel, *model_, source_vocabulary_,
-                              target_vocabulary_, config_.stored_options);
+                              target_vocabulary_, stored_options_);
     }
   } else {
     ++state_.stalled;
@@ -587,7 +598,7 @@ void Trainer::save(bool keep) {
   state_.precision = math::precision_name(config_.precision);
   write_models(keep);
   write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_,
-                   config_.stored_options, smoothing_.get());
+                   stored_options_, smoothing_.get());
   for (const long update : dropped) std::remove(config_.kept_model_path(update).c_str());
 }
 
@@ -595,10 +606,10 @@ void Trainer::save(bool keep) {
 void Trainer::write_models(bool keep) {
   swap_smoothed(false);
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_,
-                          config_.stored_options);
+                          stored_options_);
   if (keep) {
     model::write_model_file(config_.kept_model_path(state_.update), model::FileKind::kModel, *model_,
-                            source_vocabulary_, target_vocabulary_, config_.stored_options);
+                            source_vocabulary_, target_vocabulary_, stored_options_);
   }
   swap_smoothed(false);
 }

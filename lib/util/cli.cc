@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "rnnsearch/version.h"
+#include "util/config_file.h"
 #include "util/config_options.h"
 #include "util/option_range.h"
 
@@ -91,6 +92,10 @@ std::optional<std::string> read_command_line(const ToolInfo& tool, const std::ve
     if (auto stored = tool.stored_options(vm)) return stored;
   }
   if (given(vm, "config") && !on("help") && !on("version")) store_config_file(vm["config"].as<std::string>(), all, vm);
+  if (tool.options_beneath && !on("help") && !on("version")) {
+    const ToolInfo::Beneath beneath = tool.options_beneath(all, vm);
+    store_config_lines(parse_config_text(beneath.lines, beneath.file), beneath.file, all, vm);
+  }
   po::notify(vm);
   if (common.help) {
     std::ostringstream help;

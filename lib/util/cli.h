@@ -88,6 +88,16 @@ struct ToolInfo {
   // to print instead of the effective ones, or nothing (nmt-train -m MODEL: those MODEL
   // stores). Empty for most tools.
   std::function<std::optional<std::string>(const boost::program_options::variables_map&)> stored_options = {};
+  // Given every option and the values of the command line and the --config file: config
+  // lines to store under both, and the name of the file they come from (nmt-train
+  // --resume: the checkpoint's values of the options a resumed run cannot change). Empty
+  // for most tools.
+  struct Beneath {
+    std::string file;
+    std::string lines;
+  };
+  std::function<Beneath(const boost::program_options::options_description&, const boost::program_options::variables_map&)>
+      options_beneath = {};
 };
 
 // Parses `args` (already alias-expanded) against `options` (plus hidden options and

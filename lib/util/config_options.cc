@@ -99,10 +99,14 @@ bool given(const po::variables_map& vm, const std::string& name) {
 }
 
 void store_config_file(const std::string& path, const po::options_description& options, po::variables_map& vm) {
-  const std::string file = path == "-" ? "<stdin>" : path;
+  store_config_lines(read_config_file(path), path == "-" ? "<stdin>" : path, options, vm);
+}
+
+void store_config_lines(const std::vector<ConfigLine>& lines, const std::string& file,
+                        const po::options_description& options, po::variables_map& vm) {
   po::parsed_options parsed(&options);
   std::map<std::string, std::size_t> first_line, slot;  // by option: its first line, its entry in `parsed`
-  for (const ConfigLine& line : read_config_file(path)) {
+  for (const ConfigLine& line : lines) {
     const std::string where = file + ":" + std::to_string(line.number) + ": ";
     const po::option_description& option = named_option(options, line.name, where);
     const std::string& name = option.long_name();

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "util/config_file.h"
+
 namespace rnnsearch::util {
 
 // help, version, config and dump-config: they ask for something other than the work, so
@@ -20,6 +22,11 @@ bool is_meta_option(const std::string& name);
 // those of parse_config_text; util::Error when the file cannot be read.
 void store_config_file(const std::string& path, const boost::program_options::options_description& options,
                        boost::program_options::variables_map& vm);
+
+// The same for lines already read, from `file` (named in messages).
+void store_config_lines(const std::vector<ConfigLine>& lines, const std::string& file,
+                        const boost::program_options::options_description& options,
+                        boost::program_options::variables_map& vm);
 
 // The values `vm` holds, as config lines in the order of `options` (meta options and
 // options without a value left out): switches true or false, numbers exactly

@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 
+#include "model/model_file.h"
 #include "support/golden_cases.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
@@ -305,8 +306,58 @@ BOOST_AUTO_TEST_CASE(alignment_head_trains_over_a_frozen_pretrained_model) {
   BOOST_TEST(missing.exit_code == 1);
   BOOST_TEST(missing.err.find(pretrained + ": has no alignment head") != std::string::npos, missing.err);
 
-  check_bad_input(c.train({"--resume", "--alignment-head", "4", "--guided-alignment", links, "--max-updates", "30"}),
-                  c.checkpoint + ": ", "has an alignment head of 8");
+  check_usage_error(c.train({"--resume", "--alignment-head", "4", "--guided-alignment", links, "--max-updates", "30"}),
+                    "--alignment-head 4 differs from " + c.checkpoint + ", trained with --alignment-head 8");
+}
+
+// A resumed run keeps what the checkpoint fixes (architecture, seed...): a command line
+// that gives one of them another value is refused, and one that leaves them out gets the
+// checkpoint's, in the run and in what MODEL stores. Options that may change (the budget,
+// validation) are stored with the change recorded.
+BOOST_AUTO_TEST_CASE(resume_refuses_another_architecture_and_records_what_changed) {
+  Corpus c;
+  BOOST_TEST_REQUIRE(c.train({"--seed", "7"}).exit_code == 0);
+  const auto before = c.snapshot();
+  const auto resume = [&c](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {rt::tool_path("nmt-train"), "-t", c.source, c.target, "-m", c.model, "--resume", "--mini-batch", "4", "-q"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return rt::run_process(argv, c.dir.path().string());
+  };
+  check_usage_error(resume({"--dim-emb", "64", "--max-updates", "5"}),
+                    "--dim-emb 64 differs from " + c.checkpoint + ", trained with --dim-emb 8");
+  check_usage_error(resume({"--attention", "dot"}),
+                    "--attention dot differs from " + c.checkpoint + ", trained with --attention additive");
+  check_usage_error(resume({"--seed", "1234"}), "--seed 1234 differs from " + c.checkpoint + ", trained with --seed 7");
+  check_usage_error(resume({"--vocabs", c.source, c.target}),
+                    "--vocabs " + c.source + " " + c.target + " differs from " + c.checkpoint + ", trained with --vocabs none");
+  BOOST_TEST((c.snapshot() == before));
+
+  // --dump-config under --resume shows the options the resumed run would have.
+  const auto dumped = rt::run_process({rt::tool_path("nmt-train"), "--dump-config", "--resume", "-t", c.source, c.target,
+                                       "-m", c.model, "--max-updates", "5"}, c.dir.path().string());
+  BOOST_TEST(dumped.out.find("\ndim-emb = 8\n") != std::string::npos, dumped.out);
+  BOOST_TEST(dumped.out.find("\nseed = 7\n") != std::string::npos, dumped.out);
+
+  // The same sizes given again are no change; the run goes on as the seed-7 run would.
+  BOOST_TEST_REQUIRE(resume({"--dim-emb", "8", "--max-updates", "5", "--valid-freq", "7"}).exit_code == 0);
+  const auto stored = rt::run_process({rt::tool_path("nmt-train"), "--dump-config", "-m", c.model});
+  BOOST_TEST(stored.out.rfind("# resumed after update 3 with max-updates = 5 (was 3), valid-freq = 7 (was 500)\n", 0) == 0u,
+             stored.out);
+  for (const char* line : {"\ndim-emb = 8\n", "\ndim-dec = 8\n", "\nattention = additive\n", "\nseed = 7\n",
+                           "\nmax-updates = 5\n", "\nresume = false\n"}) {
+    BOOST_TEST(stored.out.find(line) != std::string::npos, line << " in " << stored.out);
+  }
+  Corpus whole;
+  BOOST_TEST_REQUIRE(whole.train({"--seed", "7", "--max-updates", "5", "--valid-freq", "7"}).exit_code == 0);
+  const auto parameters = [](const std::string& model) {
+    std::vector<float> values;
+    const auto loaded = rnnsearch::model::read_model_file(model);
+    for (const auto* p : loaded.model->parameters().all()) {
+      values.insert(values.end(), p->value.data(), p->value.data() + p->value.size());
+    }
+    return values;
+  };
+  BOOST_TEST((parameters(c.model) == parameters(whole.model)), "the resumed seed-7 run's parameters differ");
 }
 
 BOOST_AUTO_TEST_CASE(resume_without_a_checkpoint) {
