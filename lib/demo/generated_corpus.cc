@@ -70,10 +70,8 @@ std::vector<std::string> write_corpus(const std::vector<Split>& splits, const Ge
       target.write_line(sentence(pair.target));
       links.write_line(data::format_pharaoh(pair.links));
     }
-    for (util::AtomicFileWriter* file : {&source, &target, &links}) {
-      file->commit();
-      paths.push_back(file->path());
-    }
+    util::commit_together({&source, &target, &links});
+    for (const util::AtomicFileWriter* file : {&source, &target, &links}) paths.push_back(file->path());
   }
   return paths;
 }

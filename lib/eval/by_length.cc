@@ -1,5 +1,7 @@
 #include "eval/by_length.h"
 
+#include <memory>
+
 #include "eval/eval_stream.h"
 #include "eval/length_chart.h"
 #include "eval/metric_factory.h"
@@ -92,12 +94,14 @@ void evaluate_by_length(const ByLengthOptions& options) {
   const std::string metric_name = scores.overall.front().name;
   util::AtomicFileWriter table(options.output);
   table.write(format_length_table(scores, metric_name, options.decimals));
+  std::vector<util::AtomicFileWriter*> outputs = {&table};
+  std::unique_ptr<util::AtomicFileWriter> chart;
   if (!options.svg.empty()) {
-    util::AtomicFileWriter chart(options.svg);
-    chart.write(length_chart_svg(scores, metric_name));
-    chart.commit();
+    chart = std::make_unique<util::AtomicFileWriter>(options.svg);
+    chart->write(length_chart_svg(scores, metric_name));
+    outputs.push_back(chart.get());
   }
-  table.commit();
+  util::commit_together(outputs);  // the chart is not left without its table, nor the table without it
 }
 
 }  // namespace rnnsearch::eval

@@ -311,11 +311,13 @@ class CleanOutputs {
     if (retained_) retained_->write_line(std::to_string(line_number));
     for (std::size_t k = 0; k < aligned_.size(); ++k) aligned_[k]->write_line(aligned_lines[k]);
   }
-  void commit() {
-    side1_.commit();
-    side2_.commit();
-    if (retained_) retained_->commit();
-    for (auto& output : aligned_) output->commit();
+  // With the summary file, when there is one: a failure to write any leaves none.
+  void commit(util::AtomicFileWriter* summary) {
+    std::vector<util::AtomicFileWriter*> all = {&side1_, &side2_};
+    if (retained_) all.push_back(retained_.get());
+    for (auto& output : aligned_) all.push_back(output.get());
+    if (summary) all.push_back(summary);
+    util::commit_together(all);
   }
 
  private:
@@ -411,8 +413,7 @@ CleanSummary clean_corpus(const CleanOptions& cfg, util::ProgressMeter* progress
     summary_output = std::make_unique<util::AtomicFileWriter>(cfg.summary_file);
     summary_output->write(summary_table(summary));
   }
-  outputs.commit();
-  if (summary_output) summary_output->commit();
+  outputs.commit(summary_output.get());
   return summary;
 }
 

@@ -220,9 +220,9 @@ std::vector<std::string> TrainOptions::output_files() const {
   return files;
 }
 
-std::string TrainOptions::kept_model_path(long update) const {
-  return model_path + ".update" + std::to_string(update);
-}
+std::string TrainOptions::kept_model_path(long update) const { return kept_model_path_stem() + std::to_string(update); }
+
+std::string TrainOptions::kept_model_path_stem() const { return model_path + ".update"; }
 
 float TrainOptions::resolved_learning_rate() const {
   if (learning_rate > 0) return learning_rate;

@@ -111,6 +111,7 @@ struct TrainOptions {
   std::string best_model_path() const { return model_path + ".best"; }
   // MODEL.updateN: the model saved after update N (--keep-checkpoints).
   std::string kept_model_path(long update) const;
+  std::string kept_model_path_stem() const;  // MODEL.update
   // Every file a run writes: MODEL.ckpt, MODEL, MODEL.best, and --valid-translation-output
   // with its .best when given.
   std::vector<std::string> output_files() const;

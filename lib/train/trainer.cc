@@ -27,6 +27,7 @@
 #include "train/resumed_options.h"
 #include "train/validator.h"
 #include "util/atomic_file.h"
+#include "util/temp_name.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/number_format.h"
@@ -63,6 +64,7 @@ class Trainer {
  private:
   void set_up();
   void remove_stale_temp_files();
+  void check_output_names() const;
   void start_fresh();
   void create_model();
   void check_alignment_head() const;
@@ -115,6 +117,7 @@ class Trainer {
 void Trainer::set_up() {
   group_.together([&] {
     if (!group_.is_root()) return;
+    check_output_names();
     remove_stale_temp_files();
     if (config_.resume) {
       resume();
@@ -264,10 +267,25 @@ void Trainer::share_training() {
 // writing, 48 MB for a checkpoint of the Multi30k model, and nothing else would ever
 // remove it. Only files named as util::AtomicFileWriter names them, of dead processes.
 void Trainer::remove_stale_temp_files() {
+  std::vector<std::string> removed;
   for (const std::string& output : config_.output_files()) {
-    for (const std::string& removed : util::remove_stale_temp_files(output)) {
-      progress_.message("removed " + removed + ", the temporary file of a run that was killed");
-    }
+    for (std::string& file : util::remove_stale_temp_files(output)) removed.push_back(std::move(file));
+  }
+  for (std::string& file : util::remove_stale_numbered_temp_files(config_.kept_model_path_stem())) {
+    removed.push_back(std::move(file));
+  }
+  for (const std::string& file : removed) {
+    progress_.message("removed " + file + ", the temporary file of a run that was killed");
+  }
+}
+
+// A name the file system cannot take would otherwise fail only at the first save after
+// the work, with no checkpoint to resume from. A kept model's name is checked with as
+// many digits as --max-updates has (a billion updates without a limit).
+void Trainer::check_output_names() const {
+  for (const std::string& output : config_.output_files()) util::check_file_name_fits(output);
+  if (config_.keep_checkpoints > 0) {
+    util::check_file_name_fits(config_.kept_model_path(config_.max_updates > 0 ? config_.max_updates : 999999999L));
   }
 }
 

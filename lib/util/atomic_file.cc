@@ -6,14 +6,15 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 
 #include "util/error.h"
 #include "util/output_path.h"
+#include "util/temp_name.h"
 
 namespace rnnsearch::util {
 namespace {
@@ -42,23 +43,6 @@ void unregister_temp_path(int& slot) {
   slot = -1;
 }
 
-// ".tmp.PID.XXXXXX" after the target's name: PID and the six characters mkstemp draws
-// from [A-Za-z0-9]. Returns the PID, or -1 when `suffix` is not such a name.
-long temp_suffix_pid(const std::string& suffix) {
-  const std::string start = ".tmp.";
-  if (suffix.compare(0, start.size(), start) != 0) return -1;
-  const std::size_t dot = suffix.find('.', start.size());
-  if (dot == std::string::npos || dot == start.size() || dot - start.size() > 9) return -1;
-  for (std::size_t i = start.size(); i < dot; ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(suffix[i]))) return -1;
-  }
-  if (suffix.size() != dot + 7) return -1;
-  for (std::size_t i = dot + 1; i < suffix.size(); ++i) {
-    if (!std::isalnum(static_cast<unsigned char>(suffix[i]))) return -1;
-  }
-  return std::stol(suffix.substr(start.size(), dot - start.size()));
-}
-
 bool process_alive(long pid) {
   if (pid == static_cast<long>(::getpid())) return true;
   return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;  // EPERM: alive, another user's
@@ -78,10 +62,11 @@ AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
     return;
   }
   target_path_ = target.path;
+  check_file_name_fits(target.path);  // else the rename would fail only after the work
   // The PID tells a later run whose file it is (remove_stale_temp_files). The buffer is
   // registered before mkstemp writes the name into it: whenever the file exists, a signal
   // handler finds its name there (at worst it unlinks a name of this PID that does not exist).
-  temp_path_ = target.path + ".tmp." + std::to_string(::getpid()) + ".XXXXXX";
+  temp_path_ = temp_path_template(target.path, ::getpid());
   temp_slot_ = register_temp_path(temp_path_.c_str());
   const int fd = ::mkstemp(temp_path_.data());
   if (fd < 0) {
@@ -134,7 +119,7 @@ AtomicFileWriter::~AtomicFileWriter() {
   if (to_stdout_ || committed_) return;
   if (file_) std::fclose(file_);
   if (direct_) return;
-  ::unlink(temp_path_.c_str());
+  ::unlink(temp_path_.c_str());  // also when finish() left it whole: commit() never came
   unregister_temp_path(temp_slot_);
 }
 
@@ -153,37 +138,33 @@ void AtomicFileWriter::flush() {
   if (std::fflush(file_) != 0) throw Error(to_stdout_ ? "<stdout>" : path_, "write failed: " + errno_text());
 }
 
-void AtomicFileWriter::commit() {
-  if (committed_) return;
+void AtomicFileWriter::finish() {
+  if (finished_ || committed_) return;
+  finished_ = true;
   if (to_stdout_) {
     if (std::fflush(file_) != 0) throw Error("<stdout>", "write failed: " + errno_text());
-    committed_ = true;
     return;
   }
-  if (direct_) {
-    // fsync means nothing to a FIFO or a terminal (EINVAL): flushing is all there is.
-    const bool flushed = std::fflush(file_) == 0;
-    const int saved_errno = errno;
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    committed_ = true;
-    if (!flushed || !closed) {
-      errno = flushed ? errno : saved_errno;
-      throw Error(path_, "write failed: " + errno_text());
-    }
-    return;
-  }
-  const bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  // fsync means nothing to a FIFO or a terminal (EINVAL): for them flushing is all there is.
+  const bool flushed = std::fflush(file_) == 0 && (direct_ || ::fsync(::fileno(file_)) == 0);
   const int saved_errno = errno;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
-  if (!flushed || !closed) {
-    errno = flushed ? errno : saved_errno;
-    const std::string reason = errno_text();
+  if (flushed && closed) return;
+  errno = flushed ? errno : saved_errno;
+  const std::string reason = errno_text();
+  if (!direct_) {
     ::unlink(temp_path_.c_str());
     unregister_temp_path(temp_slot_);
-    throw Error(path_, "write failed: " + reason);
   }
+  throw Error(path_, "write failed: " + reason);
+}
+
+void AtomicFileWriter::commit() {
+  if (committed_) return;
+  finish();
+  committed_ = true;
+  if (to_stdout_ || direct_) return;
   if (std::rename(temp_path_.c_str(), target_path_.c_str()) != 0) {
     const std::string reason = errno_text();
     ::unlink(temp_path_.c_str());
@@ -192,7 +173,11 @@ void AtomicFileWriter::commit() {
   }
   // Unregistered after the rename: a signal in between unlinks a name that is gone.
   unregister_temp_path(temp_slot_);
-  committed_ = true;
+}
+
+void commit_together(const std::vector<AtomicFileWriter*>& writers) {
+  for (AtomicFileWriter* writer : writers) writer->finish();
+  for (AtomicFileWriter* writer : writers) writer->commit();
 }
 
 void unlink_temp_files() noexcept {
@@ -201,24 +186,53 @@ void unlink_temp_files() noexcept {
   }
 }
 
-std::vector<std::string> remove_stale_temp_files(const std::string& path) {
+namespace {
+
+// Removes the temporary files beside `path`'s target of processes no longer running whose
+// target names `stands_for` accepts (given the name, or its start when it was cut).
+std::vector<std::string> remove_stale(const std::string& path,
+                                      const std::function<bool(const std::string& base, bool cut)>& stands_for) {
   namespace fs = std::filesystem;
   const OutputTarget target = resolve_output(path);
   if (target.kind != OutputTarget::Kind::kReplace) return {};
   const fs::path target_path(target.path);
   const fs::path directory = target_path.has_parent_path() ? target_path.parent_path() : fs::path(".");
-  const std::string name = target_path.filename().string();
+  const std::size_t limit = file_name_limit(directory.string());
   std::vector<std::string> removed;
   std::error_code error;
   for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
-    const std::string entry = it->path().filename().string();
-    if (entry.size() <= name.size() || entry.compare(0, name.size(), name) != 0) continue;
-    const long pid = temp_suffix_pid(entry.substr(name.size()));
-    if (pid <= 0 || process_alive(pid)) continue;
+    const auto temp = parse_temp_name(it->path().filename().string(), limit);
+    if (!temp || !stands_for(temp->base, temp->cut) || process_alive(temp->pid)) continue;
     std::error_code remove_error;
     if (it->is_regular_file(remove_error) && fs::remove(it->path(), remove_error)) removed.push_back(it->path().string());
   }
   return removed;
+}
+
+std::string target_name(const std::string& path) {
+  return std::filesystem::path(resolve_output(path).path).filename().string();
+}
+
+bool starts_with(const std::string& text, const std::string& start) { return text.compare(0, start.size(), start) == 0; }
+
+}  // namespace
+
+std::vector<std::string> remove_stale_temp_files(const std::string& path) {
+  const std::string name = target_name(path);
+  return remove_stale(path, [&name](const std::string& base, bool cut) {
+    return base == name || (cut && starts_with(name, base));
+  });
+}
+
+std::vector<std::string> remove_stale_numbered_temp_files(const std::string& stem) {
+  const std::string name = target_name(stem);
+  const auto numbered = [&name](const std::string& base) {
+    return base.size() > name.size() && starts_with(base, name) &&
+           base.find_first_not_of("0123456789", name.size()) == std::string::npos;
+  };
+  return remove_stale(stem, [&](const std::string& base, bool cut) {
+    return numbered(base) || (cut && (starts_with(name, base) || starts_with(base, name)));
+  });
 }
 
 }  // namespace rnnsearch::util

@@ -63,7 +63,18 @@ struct Fixture {
     files["a_directory"] = dir.path().string();
     files["missing_dir_out"] = (dir.path() / "no-such-dir" / "out").string();
     files["out"] = (dir.path() / "out.txt").string();
+    // nmt-clean's corpus (CORPUS.xa, CORPUS.xb) and where it writes (CLEAN.xa, CLEAN.xb).
+    dir.write("corpus.xa", "w1 w2 w3\nw4 w5\n");
+    dir.write("corpus.xb", "v1 v2\nv3 v4 v5\n");
+    files["corpus"] = (dir.path() / "corpus").string();
+    files["clean"] = (dir.path() / "clean").string();
+    // Output names as long as the file system takes, and one byte longer.
+    files["longest_out"] = (dir.path() / std::string(255, 'o')).string();
+    files["too_long_out"] = (dir.path() / std::string(256, 'o')).string();
   }
+
+  // What a failed run must not leave: -o {out}, nmt-clean's CLEAN.xa and CLEAN.xb.
+  std::vector<std::string> outputs() const { return {files.at("out"), files.at("clean") + ".xa", files.at("clean") + ".xb"}; }
 
   void add(const std::string& name, const std::string& bytes) { files[name] = dir.write(name + ".txt", bytes); }
 
@@ -202,6 +213,17 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-align", {"heatmap", "-m", "{model}", "-s", "{good}", "-t", "{good}", "--lines",
                              "99999999999999999999"}, 2, "--lines"});
   c.push_back({"nmt-tokenize", {"--no-such-option"}, 2, "--no-such-option"});
+
+  // Several outputs of one run: one that cannot be written leaves none of the others.
+  c.push_back({"nmt-clean", {"-q", "{corpus}", "xa", "xb", "{clean}", "1", "50", "/dev/full"}, 1, "/dev/full"});
+  c.push_back({"nmt-clean", {"-q", "--aligned", "{good}", "/dev/full", "{corpus}", "xa", "xb", "{clean}", "1", "50"}, 1,
+               "/dev/full"});
+  // An output name as long as the file system takes is written (its temporary file's name
+  // cut to fit); a longer one is refused before any work.
+  c.push_back({"nmt-tokenize", {"-l", "en", "-i", "{good}", "-o", "{longest_out}"}, 0, ""});
+  c.push_back({"nmt-decode", {"-m", "{model}", "-q", "-i", "{good}", "-o", "{longest_out}"}, 0, ""});
+  c.push_back({"nmt-tokenize", {"-l", "en", "-i", "{good}", "-o", "{too_long_out}"}, 1, "{too_long_out}: file name of 256 bytes"});
+  c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{good}", "-o", "{too_long_out}"}, 1, "{too_long_out}: file name of 256 bytes"});
   return c;
 }
 
@@ -218,7 +240,7 @@ BOOST_AUTO_TEST_CASE(every_tool_against_every_class_of_bad_input) {
     std::string shown = cell.tool;
     for (const auto& a : cell.args) shown += " " + a;
     BOOST_TEST_CONTEXT(shown) {
-      fs::remove(f.files.at("out"));
+      for (const std::string& output : f.outputs()) fs::remove(output);
       const auto start = std::chrono::steady_clock::now();
       const auto r = rt::run_process(argv, f.dir.path().string());
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -235,7 +257,7 @@ BOOST_AUTO_TEST_CASE(every_tool_against_every_class_of_bad_input) {
         BOOST_TEST(r.err.rfind(cell.tool + ": ", 0) == 0u, r.err.substr(0, 300));
         BOOST_TEST(r.err.find(expanded(f, cell.names)) != std::string::npos,
                    "expected '" << cell.names << "' in: " << r.err.substr(0, 300));
-        BOOST_TEST(!fs::exists(f.files.at("out")), "a failed run left " << f.files.at("out"));
+        for (const std::string& output : f.outputs()) BOOST_TEST(!fs::exists(output), "a failed run left " << output);
       } else if (cell.lines_out >= 0) {
         BOOST_TEST(count_lines(r.out) == static_cast<std::size_t>(cell.lines_out), r.out.substr(0, 200));
       }

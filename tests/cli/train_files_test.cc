@@ -1,8 +1,10 @@
 // The files nmt-train writes never take the place of the files it reads: an output that
 // is an input (by any spelling or link) is a usage error (exit 2) whatever --overwrite
 // says, and an existing --valid-translation-output needs --overwrite as MODEL does. The
-// temporary files a killed run left (MODEL.tmp.PID.*, MODEL.ckpt.tmp.PID.*) are removed
-// when the next run starts, those of live processes kept.
+// temporary files a killed run left (.MODEL.tmp.PID.*, .MODEL.ckpt.tmp.PID.*, the kept
+// models' .MODEL.updateN.tmp.PID.*) are removed when the next run starts, fresh, with
+// --overwrite or --resume, those of live processes kept; nmt-average MODEL.update* never
+// takes one. A name the file system cannot take is refused before the first update.
 #include <boost/test/unit_test.hpp>
 
 #include <sys/wait.h>
@@ -108,12 +110,14 @@ BOOST_AUTO_TEST_CASE(an_existing_valid_translation_output_needs_overwrite) {
 BOOST_AUTO_TEST_CASE(temporary_files_of_killed_runs_are_removed_at_start) {
   Corpus c;
   const std::string dead = std::to_string(rt::dead_pid()), alive = std::to_string(::getpid());
-  const std::vector<std::string> stale = {c.dir.write("m.bin.tmp." + dead + ".a1B2c3", "partial model"),
-                                          c.dir.write("m.bin.ckpt.tmp." + dead + ".Zz9Yy8", "partial checkpoint"),
-                                          c.dir.write("m.bin.best.tmp." + dead + ".Qq0Ww1", "partial best")};
-  const std::vector<std::string> kept = {c.dir.write("m.bin.ckpt.tmp." + alive + ".a1B2c3", "a live run's"),
+  const std::vector<std::string> stale = {c.dir.write(".m.bin.tmp." + dead + ".a1B2c3", "partial model"),
+                                          c.dir.write(".m.bin.ckpt.tmp." + dead + ".Zz9Yy8", "partial checkpoint"),
+                                          c.dir.write(".m.bin.best.tmp." + dead + ".Qq0Ww1", "partial best"),
+                                          c.dir.write(".m.bin.update20.tmp." + dead + ".Qq0Ww1", "partial kept model"),
+                                          c.dir.write("m.bin.ckpt.tmp." + dead + ".Zz9Yy8", "an earlier version's")};
+  const std::vector<std::string> kept = {c.dir.write(".m.bin.ckpt.tmp." + alive + ".a1B2c3", "a live run's"),
                                          c.dir.write("m.bin.ckpt.tmp.notes", "not a temporary file's name"),
-                                         c.dir.write("other.bin.tmp." + dead + ".a1B2c3", "another model's")};
+                                         c.dir.write(".other.bin.tmp." + dead + ".a1B2c3", "another model's")};
   const auto fresh = c.train({"-m", c.path("m.bin")});
   BOOST_TEST_REQUIRE(fresh.exit_code == 0, fresh.err);
   for (const auto& path : stale) {
@@ -122,12 +126,53 @@ BOOST_AUTO_TEST_CASE(temporary_files_of_killed_runs_are_removed_at_start) {
                fresh.err);
   }
   for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
-  // --resume cleans up as well, before it reads the checkpoint.
-  const std::string again = c.dir.write("m.bin.ckpt.tmp." + dead + ".b4C5d6", "partial checkpoint");
-  const auto resumed = c.train({"-m", c.path("m.bin"), "--resume", "--max-updates", "3", "--quiet"});
-  BOOST_TEST_REQUIRE(resumed.exit_code == 0, resumed.err);
-  BOOST_TEST(!fs::exists(again));
-  for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
+  // --resume and --overwrite clean up as well, before they read or replace anything.
+  for (const std::string& how : {"--resume", "--overwrite"}) {
+    const std::vector<std::string> again = {c.dir.write(".m.bin.ckpt.tmp." + dead + ".b4C5d6", "partial checkpoint"),
+                                            c.dir.write(".m.bin.update3.tmp." + dead + ".b4C5d6", "partial kept model")};
+    const auto resumed = c.train({"-m", c.path("m.bin"), how, "--max-updates", "3", "--quiet"});
+    BOOST_TEST_REQUIRE(resumed.exit_code == 0, resumed.err);
+    for (const auto& path : again) BOOST_TEST(!fs::exists(path), how << " left " << path);
+    for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
+  }
+}
+
+// The averaging command the README gives, after a run killed during a kept save: the
+// glob takes the kept models only, never the temporary file.
+BOOST_AUTO_TEST_CASE(a_killed_kept_save_leaves_nothing_that_nmt_average_takes) {
+  Corpus c;
+  const auto trained = c.train({"-m", c.path("m.bin"), "--keep-checkpoints", "2", "--save-freq", "1", "--quiet"});
+  BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
+  c.dir.write(".m.bin.update3.tmp." + std::to_string(rt::dead_pid()) + ".Ab3xYz", "the start of a model");
+  const auto averaged = rt::run_process({"/bin/sh", "-c", rt::tool_path("nmt-average") + " -q -o avg.bin m.bin.update*"},
+                                        c.dir.path().string());
+  BOOST_TEST(averaged.exit_code == 0, averaged.err);
+  BOOST_TEST(fs::exists(c.path("avg.bin")));
+}
+
+// A model name as long as the file system takes trains (its temporary files cut to fit);
+// one whose kept models' names would not fit is refused before the first update.
+BOOST_AUTO_TEST_CASE(model_names_at_the_file_systems_limit) {
+  Corpus c;
+  const std::string longest(250, 'm');  // MODEL.ckpt and MODEL.best: 255
+  const auto trained = c.train({"-m", c.path(longest), "--quiet"});
+  BOOST_TEST(trained.exit_code == 0, trained.err);
+  BOOST_TEST(fs::exists(c.path(longest)));
+
+  const std::string name(240, 'k');  // + ".update2" fits, + ".ckpt" too
+  const auto kept = c.train({"-m", c.path(name), "--keep-checkpoints", "1", "--quiet"});
+  BOOST_TEST(kept.exit_code == 0, kept.err);
+  BOOST_TEST(fs::exists(c.path(name + ".update2")));
+
+  const std::string too_long(250, 'x');  // ".update100000" takes 263
+  const auto refused = c.train({"-m", c.path(too_long), "--keep-checkpoints", "1", "--max-updates", "100000"});
+  BOOST_TEST(refused.exit_code == 1, refused.err);
+  BOOST_TEST(refused.err == "nmt-train: " + c.path(too_long) + ".update100000: file name of 263 bytes, longer than "
+                                                              "the 255 this file system takes\n");
+  BOOST_TEST(!fs::exists(c.path(too_long)));
+  const auto fresh_ckpt = c.train({"-m", c.path(std::string(252, 'c'))});  // MODEL.ckpt: 257
+  BOOST_TEST(fresh_ckpt.exit_code == 1, fresh_ckpt.err);
+  BOOST_TEST(fresh_ckpt.err.find(".ckpt: file name of 257 bytes") != std::string::npos, fresh_ckpt.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,8 +1,9 @@
 // What AtomicFileWriter may replace and what it must write in place: a device, a FIFO
 // and a descriptor are written directly; a symlink stays a link and its target is
 // replaced; the replacement keeps the old file's permission bits. And the temporary
-// files: named TARGET.tmp.PID.XXXXXX, removed by unlink_temp_files() (the signal path),
-// and those of dead processes by remove_stale_temp_files().
+// files: named .TARGET.tmp.PID.XXXXXX (cut to fit the file system's limit on a name),
+// removed by unlink_temp_files() (the signal path), and those of dead processes by
+// remove_stale_temp_files().
 #include <boost/test/unit_test.hpp>
 
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -21,6 +23,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/output_path.h"
+#include "util/temp_name.h"
 
 namespace fs = std::filesystem;
 using namespace rnnsearch::util;
@@ -156,7 +159,7 @@ BOOST_AUTO_TEST_CASE(the_temporary_name_holds_the_process_id) {
   TempDir dir;
   const std::string path = (dir.path() / "out.txt").string();
   AtomicFileWriter writer(path);
-  const std::string prefix = path + ".tmp." + std::to_string(::getpid()) + ".";
+  const std::string prefix = (dir.path() / ".out.txt.tmp.").string() + std::to_string(::getpid()) + ".";
   const std::string& temp = writer.temp_path();
   BOOST_TEST_REQUIRE(temp.rfind(prefix, 0) == 0u, temp);
   BOOST_TEST(std::regex_match(temp.substr(prefix.size()), std::regex("[A-Za-z0-9]{6}")), temp);
@@ -182,24 +185,86 @@ BOOST_AUTO_TEST_CASE(remove_stale_temp_files_takes_only_dead_processes_files_of_
   TempDir dir;
   const std::string model = dir.write("model.bin", "model\n");
   const std::string dead = std::to_string(rnnsearch::testing::dead_pid()), alive = std::to_string(::getpid());
-  const std::string stale = dir.write("model.bin.tmp." + dead + ".Ab3xYz", "stale");
+  const std::vector<std::string> stale = {dir.write(".model.bin.tmp." + dead + ".Ab3xYz", "stale"),
+                                          dir.write("model.bin.tmp." + dead + ".Cd4xYz", "an earlier version's")};
   const std::vector<std::string> kept = {
-      dir.write("model.bin.tmp." + alive + ".Ab3xYz", "a live process's"),
-      dir.write("model.bin.ckpt.tmp." + dead + ".Ab3xYz", "another target's"),
+      dir.write(".model.bin.tmp." + alive + ".Ab3xYz", "a live process's"),
+      dir.write(".model.bin.ckpt.tmp." + dead + ".Ab3xYz", "another target's"),
+      dir.write(".model.bin.tmp." + dead + ".Ab3x", "not mkstemp's six characters"),
       dir.write("model.bin.tmp." + dead + ".Ab3x", "not mkstemp's six characters"),
       dir.write("model.bin.tmp." + dead + ".Ab3xY-", "not mkstemp's characters"),
       dir.write("model.bin.tmp.x" + dead + ".Ab3xYz", "no process id"),
       dir.write("model.bin.tmp", "no process id either"),
   };
-  const auto removed = remove_stale_temp_files(model);
-  BOOST_TEST(removed == std::vector<std::string>{stale});
-  BOOST_TEST(!fs::exists(stale));
+  auto removed = remove_stale_temp_files(model);
+  std::sort(removed.begin(), removed.end());
+  BOOST_TEST(removed == stale);
+  for (const auto& path : stale) BOOST_TEST(!fs::exists(path), path);
   for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
   BOOST_TEST(rnnsearch::testing::read_file(model) == "model\n");
   // A checkpoint's own call finds its file; a symlinked model is looked up at its target.
   fs::create_symlink("model.bin.ckpt", dir.path() / "link.ckpt");
   const auto through_link = remove_stale_temp_files((dir.path() / "link.ckpt").string());
   BOOST_TEST(through_link == std::vector<std::string>{kept[1]});
+}
+
+// The kept models of nmt-train --keep-checkpoints: MODEL.update followed by digits.
+BOOST_AUTO_TEST_CASE(remove_stale_numbered_temp_files_takes_every_number) {
+  TempDir dir;
+  const std::string dead = std::to_string(rnnsearch::testing::dead_pid()), alive = std::to_string(::getpid());
+  std::vector<std::string> stale = {dir.write(".m.bin.update40.tmp." + dead + ".Ab3xYz", "stale"),
+                                    dir.write(".m.bin.update7.tmp." + dead + ".Ab3xYz", "stale"),
+                                    dir.write("m.bin.update40.tmp." + dead + ".Ab3xYz", "an earlier version's")};
+  const std::vector<std::string> kept = {dir.write(".m.bin.update40.tmp." + alive + ".Ab3xYz", "a live process's"),
+                                         dir.write(".m.bin.update.tmp." + dead + ".Ab3xYz", "no number"),
+                                         dir.write(".m.bin.update4x.tmp." + dead + ".Ab3xYz", "not a number"),
+                                         dir.write(".m.bin.tmp." + dead + ".Ab3xYz", "the model's own"),
+                                         dir.write("m.bin.update40", "a kept model")};
+  auto removed = remove_stale_numbered_temp_files((dir.path() / "m.bin.update").string());
+  std::sort(removed.begin(), removed.end());
+  std::sort(stale.begin(), stale.end());
+  BOOST_TEST(removed == stale);
+  for (const auto& path : kept) BOOST_TEST(fs::exists(path), path);
+}
+
+// A name as long as the file system takes still gets a temporary file (its name cut to
+// fit, at a character's start), found again as stale; a longer one is refused at once.
+BOOST_AUTO_TEST_CASE(a_name_at_the_file_systems_limit_gets_a_temporary_file_that_fits) {
+  TempDir dir;
+  const std::size_t limit = file_name_limit(dir.path().string());
+  std::string name = std::string(limit - 3, 'n') + "\xc3\xa9x";  // é across the cut
+  BOOST_TEST_REQUIRE(name.size() == limit);
+  const std::string path = (dir.path() / name).string();
+  {
+    AtomicFileWriter writer(path);
+    const std::string temp = fs::path(writer.temp_path()).filename().string();
+    BOOST_TEST(temp.size() <= limit, temp.size());
+    BOOST_TEST(temp.rfind("." + name.substr(0, 10), 0) == 0u);
+    // Not inside é: the cut name is valid UTF-8 as the target's is.
+    BOOST_TEST(temp.find("\xc3.tmp.") == std::string::npos);
+    writer.write_line("whole");
+    writer.commit();
+  }
+  BOOST_TEST(rnnsearch::testing::read_file(path) == "whole\n");
+
+  const std::string dead = std::to_string(rnnsearch::testing::dead_pid());
+  const std::string suffix = ".tmp." + dead + ".Ab3xYz";
+  const std::string cut = "." + name.substr(0, limit - suffix.size() - 1) + suffix;
+  const std::string other = "." + std::string(limit - suffix.size() - 1, 'o') + suffix;  // another target's
+  dir.write(cut, "stale");
+  dir.write(other, "another target's");
+  BOOST_TEST(remove_stale_temp_files(path) == std::vector<std::string>{(dir.path() / cut).string()});
+  BOOST_TEST(fs::exists(dir.path() / other));
+
+  const std::string too_long = (dir.path() / std::string(limit + 1, 'n')).string();
+  try {
+    AtomicFileWriter refused(too_long);
+    BOOST_FAIL("a name longer than the limit was taken");
+  } catch (const Error& e) {
+    BOOST_TEST(std::string(e.what()) == too_long + ": file name of " + std::to_string(limit + 1) +
+                                            " bytes, longer than the " + std::to_string(limit) + " this file system takes");
+  }
+  BOOST_TEST(entries(dir.path()) == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
