@@ -15,6 +15,7 @@
 #include "util/number_format.h"
 #include "util/option_range.h"
 #include "util/read_file.h"
+#include "util/utf8.h"
 
 namespace rnnsearch::model {
 
@@ -47,6 +48,21 @@ std::string kind_name(std::uint32_t kind) {
   return "a file of unknown kind " + std::to_string(kind);
 }
 
+// A token the tools could have read from a vocabulary file (nmt-vocab) or split from a
+// line of text: not empty, no space or line feed, valid UTF-8. Another one, in a file
+// whose checksum holds, would break the output's one line per input line when printed.
+void check_token(const std::string& token, std::size_t index, const std::string& path, const char* side) {
+  const auto refuse = [&](const std::string& why) {
+    throw util::Error(path, std::string("damaged: ") + side + " vocabulary token " + std::to_string(index) + " " + why);
+  };
+  if (token.empty()) refuse("is empty");
+  if (token.find('\n') != std::string::npos) refuse("holds a line break");
+  if (token.find(' ') != std::string::npos) refuse("holds a space");
+  if (const std::size_t at = util::find_invalid_utf8(token); at != std::string::npos) {
+    refuse("is not valid UTF-8 (byte " + std::to_string(at + 1) + ")");
+  }
+}
+
 // A vocabulary as `archive << tokens` wrote it, checked against the config's count and
 // the four specials (the archive checks the stored count and each length before allocating).
 data::Vocabulary read_vocabulary(CheckedBinaryIArchive& archive, const std::string& path, const char* side,
@@ -63,6 +79,7 @@ data::Vocabulary read_vocabulary(CheckedBinaryIArchive& archive, const std::stri
       throw util::Error(path, std::string("damaged: the ") + side + " vocabulary does not start with the specials");
     }
   }
+  for (std::size_t i = data::Vocabulary::kSpecials; i < tokens.size(); ++i) check_token(tokens[i], i, path, side);
   data::Vocabulary vocabulary(std::vector<std::string>(tokens.begin() + data::Vocabulary::kSpecials, tokens.end()));
   if (vocabulary.size() != tokens.size()) {
     throw util::Error(path, std::string("damaged: the ") + side + " vocabulary lists a token twice");

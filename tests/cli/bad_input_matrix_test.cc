@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 
+#include "model/model_file.h"
 #include "support/golden_cases.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
@@ -63,6 +64,10 @@ struct Fixture {
     files["a_directory"] = dir.path().string();
     files["missing_dir_out"] = (dir.path() / "no-such-dir" / "out").string();
     files["out"] = (dir.path() / "out.txt").string();
+    // Checksum-valid models whose target vocabulary holds a token no tool could have
+    // read: printed, it would break the line count or the encoding.
+    files["model_newline_token"] = with_target_token("model_newline_token.bin", "w3\nw9");
+    files["model_invalid_token"] = with_target_token("model_invalid_token.bin", "w3\xff");
     // nmt-clean's corpus (CORPUS.xa, CORPUS.xb) and where it writes (CLEAN.xa, CLEAN.xb).
     dir.write("corpus.xa", "w1 w2 w3\nw4 w5\n");
     dir.write("corpus.xb", "v1 v2\nv3 v4 v5\n");
@@ -77,6 +82,19 @@ struct Fixture {
   std::vector<std::string> outputs() const { return {files.at("out"), files.at("clean") + ".xa", files.at("clean") + ".xb"}; }
 
   void add(const std::string& name, const std::string& bytes) { files[name] = dir.write(name + ".txt", bytes); }
+
+  // The reversal model written again with its target token "w3" replaced by `token`.
+  std::string with_target_token(const std::string& name, const std::string& token) const {
+    namespace model = rnnsearch::model;
+    const model::LoadedModel loaded = model::read_model_file(reversal.model);
+    std::vector<std::string> tokens = loaded.target_vocabulary.tokens();
+    tokens.erase(tokens.begin(), tokens.begin() + rnnsearch::data::Vocabulary::kSpecials);
+    std::replace(tokens.begin(), tokens.end(), std::string("w3"), token);
+    const std::string path = (dir.path() / name).string();
+    model::write_model_file(path, model::FileKind::kModel, *loaded.model, loaded.source_vocabulary,
+                            rnnsearch::data::Vocabulary(tokens), loaded.training_options);
+    return path;
+  }
 
   // The model file with its format version raised: the header's version field follows
   // the 8-byte magic as a little-endian 32-bit integer (model_file.cc).
@@ -181,6 +199,12 @@ std::vector<Cell> cells() {
   }
   c.push_back({"nmt-train", {"-t", "{good}", "{good}", "--pretrained-model", "{model_truncated}", "-m", "{out}", "--max-updates", "1"}, 1,
                "{model_truncated}"});
+
+  for (const std::string& model : std::vector<std::string>{"model_newline_token", "model_invalid_token"}) {
+    c.push_back({"nmt-decode", {"-m", "{" + model + "}", "-i", "{good}"}, 1, "{" + model + "}: damaged: target vocabulary token"});
+    c.push_back({"nmt-align", {"-m", "{" + model + "}", "-s", "{good}", "-t", "{good}"}, 1, "{" + model + "}: damaged"});
+    c.push_back({"nmt-score", {"-m", "{" + model + "}", "-s", "{good}", "-t", "{good}"}, 1, "{" + model + "}: damaged"});
+  }
 
   // Model tools on text classes: invalid UTF-8 names the line; the rest translate.
   c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{invalid_utf8}"}, 1, "{invalid_utf8}:2:"});
