@@ -203,7 +203,8 @@ void heatmap(const std::vector<std::string>& args) {
       ("model,m", po::value(&cfg.model), "model file written by nmt-train (required)")
       ("source,s", po::value(&cfg.source), "source sentences, BPE'd as in training (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
-      ("lines,l", util::defaulted(&cfg.lines), "the pairs to draw: 1-based line numbers, comma-separated")
+      ("lines,l", util::defaulted(&cfg.lines)->notifier([](const std::string& t) { align::parse_line_numbers(t); }),
+       "the pairs to draw: 1-based line numbers, comma-separated")
       ("attention-source", util::defaulted(&cfg.attention_source), kAttentionSourceHelp)
       ("merge", util::enum_value(&cfg.merge_to, "pieces", align::parse_merge_to),
        "pieces (a cell per BPE piece pair) or words (a source word's pieces summed, a target word's averaged, "

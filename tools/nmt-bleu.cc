@@ -8,6 +8,7 @@
 #include "eval/sacrebleu_arguments.h"
 #include "tools/support/tool_entry.h"
 #include "util/error.h"
+#include "util/option_range.h"
 
 namespace po = boost::program_options;
 using rnnsearch::util::defaulted;
@@ -57,7 +58,8 @@ po::options_description bleu_options(EvalOptions& cfg, SacrebleuArguments& text)
       ("lowercase", po::bool_switch(&cfg.bleu_lowercase), "case-insensitive BLEU (-lc)")
       ("smooth-method,s", enum_value(&cfg.bleu_smooth_method, "exp", rnnsearch::eval::parse_bleu_smoothing),
        "smoothing: exp, floor, add-k, none")
-      ("smooth-value", po::value(&text.smooth_value), "value for floor (default 0.1) and add-k (default 1) (-sv)")
+      ("smooth-value", rnnsearch::util::checked_text(&text.smooth_value, rnnsearch::eval::parse_smooth_value),
+       "value for floor (default 0.1) and add-k (default 1) (-sv)")
       ("force", po::bool_switch(&cfg.bleu_force), "do not warn about tokenized-looking input");
   return bleu;
 }
@@ -96,7 +98,8 @@ po::options_description statistics_options(EvalOptions& cfg, SacrebleuArguments&
       ("paired-ar", po::bool_switch(&cfg.paired_ar), "paired approximate randomization (-par)")
       ("paired-ar-n", defaulted(&cfg.paired_ar_n), "randomization trials (-parn)")
       ("paired-jobs,j", defaulted(&cfg.paired_jobs), "worker threads for the tests (0 = --threads)")
-      ("seed", po::value(&text.seed), "random seed, or 'none' for one from the OS "
+      ("seed", rnnsearch::util::checked_text(&text.seed, [](const std::string& t) { rnnsearch::eval::parse_seed(t); }),
+       "random seed, or 'none' for one from the OS "
        "(default: $SACREBLEU_SEED, else 12345)");
   return stats;
 }

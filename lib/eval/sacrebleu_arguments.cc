@@ -2,8 +2,10 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 
 #include "util/error.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace rnnsearch::eval {
@@ -16,24 +18,20 @@ std::string ascii_lowercase(std::string text) {
 
 }  // namespace
 
-std::optional<double> parse_smooth_value(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') {
-    throw util::UsageError("--smooth-value must be a number, got '" + text + "'");
-  }
-  util::check_range("smooth-value", value, 0.0, 1000.0);
-  return value;
+double parse_smooth_value(const std::string& text) {
+  const auto value = util::parse_double(text);
+  if (!value) throw util::UsageError("--smooth-value must be a number in [0, 1000], got '" + text + "'");
+  util::check_range("smooth-value", *value, 0.0, 1000.0);
+  return *value;
 }
 
-std::optional<std::uint64_t> parse_seed(const std::string& text) {
+std::optional<std::uint64_t> parse_seed(const std::string& text, const std::string& source) {
   if (ascii_lowercase(text) == "none") return std::nullopt;
-  char* end = nullptr;
-  const std::uint64_t seed = std::strtoull(text.c_str(), &end, 10);
-  // strtoull reads "-1" as its largest value: a minus sign is refused first.
-  if (end == text.c_str() || *end != '\0' || text.find('-') != std::string::npos) {
-    throw util::UsageError("--seed must be a non-negative integer or 'none', got '" + text + "'");
+  const auto seed = util::parse_uint64(text);
+  if (!seed) {
+    throw util::UsageError(source + " must be an integer in [0, " +
+                           std::to_string(std::numeric_limits<std::uint64_t>::max()) + "] or 'none', got '" + text +
+                           "'");
   }
   return seed;
 }
@@ -50,17 +48,18 @@ void SacrebleuArguments::validate() const {
 
 void SacrebleuArguments::apply_to(EvalOptions& config) const {
   validate();
-  if (!smooth_value.empty()) config.bleu_smooth_value = parse_smooth_value(smooth_value);
+  if (smooth_value) config.bleu_smooth_value = parse_smooth_value(*smooth_value);
   if (const char* env = std::getenv("SACREBLEU_FORMAT")) {
     const std::string format = ascii_lowercase(env);
     if (format == "json" || format == "text") config.format = parse_output_format(format);
   }
-  std::string seed_text = seed;
-  if (seed_text.empty()) {
-    const char* env = std::getenv("SACREBLEU_SEED");
-    seed_text = env ? env : "12345";
+  if (seed) {
+    config.seed = parse_seed(*seed);
+  } else if (const char* env = std::getenv("SACREBLEU_SEED")) {
+    config.seed = parse_seed(env, "SACREBLEU_SEED");
+  } else {
+    config.seed = 12345;
   }
-  config.seed = parse_seed(seed_text);
 }
 
 }  // namespace rnnsearch::eval

@@ -2,8 +2,9 @@
 // The nmt-bleu options that sacreBLEU takes as text, and the environment variables that
 // stand in for them, turned into EvalOptions fields as sacreBLEU 2.6.0 reads them:
 //   --smooth-value V   a number in [0, 1000]
-//   --seed S           a non-negative integer, or "none" (any case) for a seed from the OS;
-//                      when not given, $SACREBLEU_SEED, else 12345
+//   --seed S           an integer in [0, 2^64 - 1], or "none" (any case) for a seed from
+//                      the OS; when not given, $SACREBLEU_SEED, else 12345
+// An empty value is refused as any malformed one is: it is not "not given".
 //   SACREBLEU_FORMAT   json or text (any case) overrides --format; another value is ignored
 // and sacreBLEU's options that nmt-bleu only accepts to refuse: its test-set downloads and
 // any --encoding but UTF-8.
@@ -30,8 +31,8 @@ struct TestSetOptions {
 };
 
 struct SacrebleuArguments {
-  std::string smooth_value;  // empty: the smoothing method's default
-  std::string seed;          // empty: from the environment, else 12345
+  std::optional<std::string> smooth_value;  // not given: the smoothing method's default
+  std::optional<std::string> seed;          // not given: from the environment, else 12345
   std::string encoding = "utf-8";  // only UTF-8 is read; the other spellings are sacreBLEU's
   TestSetOptions test_sets;        // refused
 
@@ -42,9 +43,13 @@ struct SacrebleuArguments {
   void apply_to(EvalOptions& config) const;
 };
 
-// "--smooth-value must be a number, got 'x'" or "must be in [0, 1000]"; nullopt for empty text.
-std::optional<double> parse_smooth_value(const std::string& text);
-// nullopt for "none" (any case); "--seed must be a non-negative integer or 'none', got 'x'".
-std::optional<std::uint64_t> parse_seed(const std::string& text);
+// The value of --smooth-value: UsageError "--smooth-value must be a number in [0, 1000],
+// got 'x'" for text that is not one (empty, "0x10", " 1", "1e999"), or "--smooth-value must
+// be in [0, 1000], got nan" for one outside.
+double parse_smooth_value(const std::string& text);
+// nullopt for "none" (any case). UsageError "SOURCE must be an integer in [0,
+// 18446744073709551615] or 'none', got 'x'" for anything else that is not such an integer,
+// with SOURCE "--seed" or the variable that gave it, "SACREBLEU_SEED".
+std::optional<std::uint64_t> parse_seed(const std::string& text, const std::string& source = "--seed");
 
 }  // namespace rnnsearch::eval

@@ -87,4 +87,11 @@ std::optional<double> parse_double(std::string_view text) {
   return value;
 }
 
+std::optional<std::uint64_t> parse_uint64(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
 }  // namespace rnnsearch::util

@@ -31,5 +31,8 @@ std::string hex(unsigned long value, int width);
 // The whole of `text` as a number (std::from_chars: "C" locale, no leading '+' or space;
 // reads back shortest_scientific exactly), or nothing.
 std::optional<double> parse_double(std::string_view text);
+// The whole of `text` as a decimal integer in [0, 2^64 - 1] (digits only: no sign, no
+// space), or nothing, also for a number too large.
+std::optional<std::uint64_t> parse_uint64(std::string_view text);
 
 }  // namespace rnnsearch::util

@@ -7,10 +7,13 @@
 //
 // Boost.Program_options reads "-1" into an unsigned field as its largest value, which
 // a full-width field such as a seed cannot tell from a real one: unsigned_value()
-// refuses a minus sign while parsing, with the same message.
+// refuses a minus sign while parsing, with the same message. Boost refuses an empty value
+// and one too large for its type as it reads a typed option; checked_text() does the same
+// for an option read as text.
 #include <boost/program_options/value_semantic.hpp>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -64,6 +67,19 @@ UnsignedValue<T>* unsigned_value(T* field, const std::string& option, T low = 0,
                                  T high = std::numeric_limits<T>::max()) {
   static_assert(std::is_unsigned_v<T>, "unsigned_value is for unsigned fields");
   return new UnsignedValue<T>(field, option, low, high);
+}
+
+// A value given as text (a number or a word: "--seed none") and checked as it is read:
+// `check` throws UsageError naming the option for a bad text, an empty one included; then
+// `field` holds the text. The field stays empty only when the option is not given, so
+// "--seed ''" is refused rather than taken for "not given". Being read, the check runs for
+// a --config line too, whose message then names the file and line.
+template <class Check>
+boost::program_options::typed_value<std::string>* checked_text(std::optional<std::string>* field, Check check) {
+  return boost::program_options::value<std::string>()->notifier([field, check](const std::string& text) {
+    check(text);
+    *field = text;
+  });
 }
 
 }  // namespace rnnsearch::util

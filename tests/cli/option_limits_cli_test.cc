@@ -5,6 +5,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -100,7 +103,67 @@ std::vector<Cell> out_of_range_cells() {
   };
 }
 
+// Every command with its own --help: each tool, and each subcommand of those that have them.
+const std::vector<std::vector<std::string>> kCommands = {
+    {"nmt-align"}, {"nmt-align", "symmetrize"}, {"nmt-align", "combine"}, {"nmt-align", "ibm2"},
+    {"nmt-align", "hmm"}, {"nmt-align", "eval"}, {"nmt-align", "heatmap"}, {"nmt-average"}, {"nmt-bleu"},
+    {"nmt-bpe", "learn"}, {"nmt-bpe", "apply"}, {"nmt-bpe", "undo"}, {"nmt-by-length"}, {"nmt-clean"},
+    {"nmt-decode"}, {"nmt-demo-corpus"}, {"nmt-detokenize"}, {"nmt-score"}, {"nmt-score", "rerank"},
+    {"nmt-shortlist"}, {"nmt-tokenize"}, {"nmt-train"}, {"nmt-vocab"}};
+
+// Numeric options whose --help shows no number: read as text, a number or a word.
+const std::map<std::string, std::vector<std::string>> kTextNumbers = {{"nmt-bleu", {"smooth-value", "seed"}}};
+
+// The long options of `command` whose --help default is a number, and its kTextNumbers.
+std::vector<std::string> numeric_options(const std::vector<std::string>& command) {
+  std::vector<std::string> argv = {rt::tool_path(command[0])};
+  argv.insert(argv.end(), command.begin() + 1, command.end());
+  argv.push_back("--help");
+  const auto help = rt::run_process(argv);
+  BOOST_TEST_REQUIRE(help.exit_code == 0, command[0] << " --help: " << help.err);
+  const std::regex row(R"(^  (?:-[A-Za-z0-9] \[ )?--([a-z0-9-]+)(?: \])? arg \(=-?[0-9][0-9.e+-]*\))");
+  std::vector<std::string> options;
+  std::istringstream lines(help.out);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, row)) options.push_back(m[1]);
+  }
+  if (command.size() == 1 && kTextNumbers.count(command[0])) {
+    for (const auto& name : kTextNumbers.at(command[0])) options.push_back(name);
+  }
+  return options;
+}
+
 }  // namespace
+
+// Whatever else the command line lacks, a numeric option given an empty value or one too
+// large for any number type is refused as it is read: exit 2, naming the option. Never
+// taken as "not given", nor as the largest value of its type.
+BOOST_AUTO_TEST_CASE(every_numeric_option_refuses_an_empty_or_overflowing_value) {
+  rt::TempDir dir;
+  const std::string overflowing = "1" + std::string(400, '0');  // above 1.8e308, the largest double
+  std::size_t checked = 0;
+  for (const auto& command : kCommands) {
+    std::string name = command[0];
+    for (std::size_t i = 1; i < command.size(); ++i) name += " " + command[i];
+    const auto options = numeric_options(command);
+    // --threads at least: none means the help's rows were not recognised.
+    BOOST_TEST(!options.empty(), name << ": no numeric option found in --help");
+    for (const auto& option : options) {
+      for (const std::string& value : {std::string(), overflowing}) {
+        std::vector<std::string> argv = {rt::tool_path(command[0])};
+        argv.insert(argv.end(), command.begin() + 1, command.end());
+        argv.insert(argv.end(), {"--" + option, value});
+        const auto r = rt::run_process(argv, dir.path().string());
+        const std::string call = name + " --" + option + (value.empty() ? " ''" : " 1000...");
+        BOOST_TEST(r.exit_code == 2, call << ": exit " << r.exit_code << ", " << r.err);
+        BOOST_TEST(r.err.find("--" + option) != std::string::npos, call << ": " << r.err);
+        ++checked;
+      }
+    }
+  }
+  BOOST_TEST(checked >= 100u);
+}
 
 BOOST_AUTO_TEST_CASE(every_numeric_option_refuses_values_outside_its_range) {
   rt::TempDir dir;

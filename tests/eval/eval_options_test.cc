@@ -102,16 +102,23 @@ BOOST_AUTO_TEST_CASE(paired_jobs_replace_the_thread_count_when_given) {
 }
 
 BOOST_AUTO_TEST_CASE(smoothing_values_and_seeds_parse_as_sacrebleu_reads_them) {
-  BOOST_TEST(!eval::parse_smooth_value("").has_value());
-  BOOST_TEST(*eval::parse_smooth_value("0.5") == 0.5);
-  BOOST_TEST(usage_message([] { eval::parse_smooth_value("0.5x"); }) == "--smooth-value must be a number, got '0.5x'");
+  BOOST_TEST(eval::parse_smooth_value("0.5") == 0.5);
+  BOOST_TEST(eval::parse_smooth_value("1e-3") == 0.001);
   BOOST_TEST(usage_message([] { eval::parse_smooth_value("nan"); }) == "--smooth-value must be in [0, 1000], got nan");
+  // Not a number: empty text is no exception, nor are what strtod would take (hex, spaces).
+  for (const std::string text : {"", "0.5x", "0x10", " 1", "1 ", "1e999"}) {
+    BOOST_TEST(usage_message([&] { eval::parse_smooth_value(text); }) ==
+               "--smooth-value must be a number in [0, 1000], got '" + text + "'");
+  }
   BOOST_TEST(*eval::parse_seed("42") == 42u);
+  BOOST_TEST(*eval::parse_seed("18446744073709551615") == 18446744073709551615u);
   BOOST_TEST(!eval::parse_seed("None").has_value());
-  BOOST_TEST(usage_message([] { eval::parse_seed("-1"); }) ==
-             "--seed must be a non-negative integer or 'none', got '-1'");
-  BOOST_TEST(usage_message([] { eval::parse_seed("12a"); }) ==
-             "--seed must be a non-negative integer or 'none', got '12a'");
+  for (const std::string text : {"", "-1", "12a", " 7", "+7", "18446744073709551616", "99999999999999999999999"}) {
+    BOOST_TEST(usage_message([&] { eval::parse_seed(text); }) ==
+               "--seed must be an integer in [0, 18446744073709551615] or 'none', got '" + text + "'");
+  }
+  BOOST_TEST(usage_message([] { eval::parse_seed("x", "SACREBLEU_SEED"); }) ==
+             "SACREBLEU_SEED must be an integer in [0, 18446744073709551615] or 'none', got 'x'");
 }
 
 BOOST_AUTO_TEST_CASE(the_environment_stands_in_for_seed_and_overrides_format) {
@@ -133,6 +140,17 @@ BOOST_AUTO_TEST_CASE(the_environment_stands_in_for_seed_and_overrides_format) {
     given.apply_to(options);
     BOOST_TEST(!options.seed.has_value());
     BOOST_TEST(*options.bleu_smooth_value == 3.0);
+    // Given empty is not "not given".
+    eval::SacrebleuArguments empty_seed, empty_smoothing;
+    empty_seed.seed = "";
+    BOOST_TEST(usage_message([&] { empty_seed.apply_to(options); }).rfind("--seed must be", 0) == 0u);
+    empty_smoothing.smooth_value = "";
+    BOOST_TEST(usage_message([&] { empty_smoothing.apply_to(options); }).rfind("--smooth-value must be", 0) == 0u);
+  }
+  {
+    const ScopedEnv seed("SACREBLEU_SEED", "");
+    BOOST_TEST(usage_message([&] { eval::SacrebleuArguments().apply_to(options); }) ==
+               "SACREBLEU_SEED must be an integer in [0, 18446744073709551615] or 'none', got ''");
   }
   {
     const ScopedEnv format("SACREBLEU_FORMAT", "yaml");  // ignored, as sacreBLEU ignores it

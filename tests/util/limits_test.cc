@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -69,6 +70,25 @@ BOOST_AUTO_TEST_CASE(unsigned_value_refuses_a_minus_sign) {
              "--seed must be in [0, 18446744073709551615], got -1");
   parse({"--seed=18446744073709551615"});
   BOOST_TEST(seed == std::numeric_limits<std::uint64_t>::max());
+}
+
+// An empty value is a value: refused by the check, never taken for "not given".
+BOOST_AUTO_TEST_CASE(a_text_option_is_checked_as_it_is_read) {
+  std::optional<std::string> seed;
+  po::options_description options;
+  options.add_options()("seed", util::checked_text(&seed, [](const std::string& text) {
+                          if (text.empty()) throw util::UsageError("--seed must not be empty");
+                        }), "seed");
+  auto parse = [&](std::vector<std::string> args) {
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    po::notify(vm);
+  };
+  parse({});
+  BOOST_TEST(!seed.has_value());
+  parse({"--seed", "7"});
+  BOOST_TEST(*seed == "7");
+  BOOST_TEST(usage_message([&] { parse({"--seed", ""}); }) == "--seed must not be empty");
 }
 
 BOOST_AUTO_TEST_CASE(a_directory_is_not_a_file) {

@@ -90,6 +90,17 @@ BOOST_AUTO_TEST_CASE(clock_durations_are_hours_minutes_seconds) {
   BOOST_TEST(util::clock_duration(125 * 3600.0) == "125:00:00");
 }
 
+BOOST_AUTO_TEST_CASE(whole_numbers_are_read_strictly) {
+  BOOST_TEST(*util::parse_uint64("0") == 0u);
+  BOOST_TEST(*util::parse_uint64("18446744073709551615") == std::numeric_limits<std::uint64_t>::max());
+  for (const char* text : {"", "18446744073709551616", "99999999999999999999999", "-1", "+1", " 1", "1 ", "0x10", "1e3"}) {
+    BOOST_TEST(!util::parse_uint64(text).has_value(), "'" << text << "'");
+  }
+  BOOST_TEST(!util::parse_double("").has_value());
+  BOOST_TEST(!util::parse_double("1e999").has_value());
+  BOOST_TEST(!util::parse_double("0x10").has_value());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 }  // namespace rnnsearch
