@@ -6,6 +6,7 @@
 #include "align/ibm2_files.h"
 #include "data/alignment.h"
 #include "util/atomic_file.h"
+#include "util/distinct_outputs.h"
 #include "util/error.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
@@ -34,6 +35,7 @@ void HmmFilesOptions::validate() const {
     throw util::UsageError("--save-params and --load-params exclude each other: loaded parameters are not trained");
   }
   util::check_range("params-threshold", params_threshold, 0.0, 1.0);
+  util::check_distinct_outputs({{"-o", output}, {"--save-params", save_params}});
   hmm.validate();
 }
 

@@ -22,7 +22,8 @@ struct HmmFilesOptions {
   HmmOptions hmm;
 
   // util::UsageError "-s SOURCE and -t TARGET are required", for --save-params with
-  // --load-params, --params-threshold outside [0, 1], or what hmm.validate() throws.
+  // --load-params, --params-threshold outside [0, 1], -o and --save-params naming one file
+  // (util/distinct_outputs.h), or what hmm.validate() throws.
   void validate() const;
 };
 

@@ -7,6 +7,7 @@
 #include "align/ibm2_table.h"
 #include "data/alignment.h"
 #include "util/atomic_file.h"
+#include "util/distinct_outputs.h"
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/number_format.h"
@@ -64,6 +65,7 @@ void Ibm2FilesOptions::validate() const {
     throw util::UsageError("--save-table and --load-table exclude each other: a loaded table is not trained");
   }
   util::check_range("table-threshold", table_threshold, 0.0, 1.0);
+  util::check_distinct_outputs({{"-o", output}, {"--save-table", save_table}});
   ibm2.validate();
 }
 

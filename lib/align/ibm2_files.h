@@ -25,7 +25,8 @@ struct Ibm2FilesOptions {
   Ibm2Options ibm2;
 
   // Throws util::UsageError "-s SOURCE and -t TARGET are required", for --save-table with
-  // --load-table, --table-threshold outside [0, 1], or what ibm2.validate() throws.
+  // --load-table, --table-threshold outside [0, 1], -o and --save-table naming one file
+  // (util/distinct_outputs.h), or what ibm2.validate() throws.
   void validate() const;
 };
 

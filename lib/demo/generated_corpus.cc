@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "util/atomic_file.h"
+#include "util/distinct_outputs.h"
 #include "util/error.h"
 #include "util/option_range.h"
 
@@ -18,6 +19,11 @@ void GeneratedCorpusOptions::validate() const {
     throw util::UsageError("--source-language and --target-language must be two different non-empty codes, got '" +
                            source_language + "' and '" + target_language + "'");
   }
+  // A language code may still name the file of the gold links ("align").
+  const std::string stem = output_dir + "/train.";
+  util::check_distinct_outputs({{"--source-language", stem + source_language},
+                                {"--target-language", stem + target_language},
+                                {"the gold alignments", stem + "align"}});
 }
 
 std::vector<Split> generate_corpus(const GeneratedCorpusOptions& config) {

@@ -28,7 +28,8 @@ struct GeneratedCorpusOptions {
   std::string output_dir;  // where write_generated_corpus writes (required there)
 
   // Throws util::UsageError naming the option for a size outside [0, kMaxSplitPairs], an
-  // empty or identical language code, or no output directory.
+  // empty or identical language code, a code that names the gold links' file ("align"),
+  // or no output directory.
   void validate() const;
 };
 

@@ -6,6 +6,7 @@
 #include "eval/length_chart.h"
 #include "eval/metric_factory.h"
 #include "util/atomic_file.h"
+#include "util/distinct_outputs.h"
 #include "util/error.h"
 #include "util/line_reader.h"
 
@@ -26,6 +27,7 @@ void ByLengthOptions::validate() const {
     throw util::UsageError("--decimals must be in [0, 6], got " + std::to_string(decimals));
   }
   buckets.validate();
+  util::check_distinct_outputs({{"-o", output}, {"--svg", svg}});
 }
 
 namespace {

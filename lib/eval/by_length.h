@@ -21,7 +21,8 @@ struct ByLengthOptions {
   std::string output = "-";        // the table; "-" = stdout
   std::string svg;                 // the chart; empty = none
 
-  // Throws util::UsageError naming the option that is missing or out of range.
+  // Throws util::UsageError naming the option that is missing or out of range, or -o and
+  // --svg when they name one file.
   void validate() const;
 };
 

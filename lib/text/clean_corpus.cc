@@ -16,7 +16,7 @@
 #include "util/number_format.h"
 #include "util/option_range.h"
 #include "util/progress_meter.h"
-#include "util/same_file.h"
+#include "util/distinct_outputs.h"
 #include "util/utf8.h"
 
 namespace rnnsearch::text {
@@ -120,22 +120,14 @@ void CleanOptions::validate() const {
   if (lowered != "utf8" && lowered != "utf-8") {
     throw util::UsageError("--encoding must be utf8, got '" + encoding + "' (convert the corpus with iconv first)");
   }
-  std::vector<std::pair<std::string, std::string>> outputs = {{"CLEAN.L1", output_path(lang1)},
-                                                              {"CLEAN.L2", output_path(lang2)}};
-  if (!retained.empty()) outputs.emplace_back("RETAINED", retained);
+  std::vector<util::NamedOutput> outputs = {{"CLEAN.L1", output_path(lang1)}, {"CLEAN.L2", output_path(lang2)},
+                                            {"RETAINED", retained}};
   for (const auto& file : aligned) {
     if (file.input.empty() || file.output.empty()) throw util::UsageError("--aligned needs two file names, IN and OUT");
-    outputs.emplace_back("--aligned output", file.output);
+    outputs.push_back({"--aligned output", file.output});
   }
-  if (!summary_file.empty()) outputs.emplace_back("--summary-file", summary_file);
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
-      if (util::same_file(outputs[i].second, outputs[j].second)) {
-        throw util::UsageError(outputs[i].first + " and " + outputs[j].first + " are the same file: " +
-                               outputs[i].second);
-      }
-    }
-  }
+  outputs.push_back({"--summary-file", summary_file});
+  util::check_distinct_outputs(outputs);
 }
 
 std::uint64_t CleanSummary::dropped_total() const {
