@@ -1,9 +1,11 @@
 #include "text/nonbreaking_prefixes.h"
 
+#include <algorithm>
 
 #include "text/nonbreaking_prefix_lists.h"
 #include "util/error.h"
 #include "util/read_file.h"
+#include "util/utf8.h"
 
 namespace rnnsearch::text {
 namespace {
@@ -12,6 +14,17 @@ constexpr std::string_view kNumericOnly = "#NUMERIC_ONLY#";
 
 bool is_ascii_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+// A prefix file is UTF-8 text, as the tokenized input is: util::Error "PATH:LINE: invalid
+// UTF-8 at byte N" (N in the line) for the first line that is not.
+void check_utf8_lines(std::string_view text, const std::string& path) {
+  for (std::size_t line = 1; !text.empty(); ++line) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    const std::size_t bad = util::find_invalid_utf8(text.substr(0, end));
+    if (bad != std::string_view::npos) throw util::Error(path, line, "invalid UTF-8 at byte " + std::to_string(bad + 1));
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
 }
 
 }  // namespace
@@ -44,7 +57,9 @@ NonbreakingPrefixes NonbreakingPrefixes::from_text(std::string_view text) {
 }
 
 NonbreakingPrefixes NonbreakingPrefixes::from_file(const std::string& path) {
-  return from_text(util::read_file(path, "the nonbreaking prefix file"));
+  const std::string text = util::read_file(path, "the nonbreaking prefix file");
+  check_utf8_lines(text, path);
+  return from_text(text);
 }
 
 NonbreakingPrefixes NonbreakingPrefixes::built_in(const std::string& language) {

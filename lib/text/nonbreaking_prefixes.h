@@ -17,7 +17,8 @@ class NonbreakingPrefixes {
   // xa and xb (text/languages.h). Any other language gets the English list, as
   // tokenizer.perl falls back to English when it has no file for a language.
   static NonbreakingPrefixes built_in(const std::string& language);
-  // Reads a Moses-format file; throws util::Error naming the path when it cannot be read.
+  // Reads a Moses-format file; throws util::Error naming the path when it cannot be read,
+  // and its line for bytes that are not UTF-8 ("PATH:2: invalid UTF-8 at byte 3").
   static NonbreakingPrefixes from_file(const std::string& path);
   // Parses Moses-format text (the contents of such a file).
   static NonbreakingPrefixes from_text(std::string_view text);

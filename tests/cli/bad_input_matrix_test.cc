@@ -248,6 +248,22 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-decode", {"-m", "{model}", "-q", "-i", "{good}", "-o", "{longest_out}"}, 0, ""});
   c.push_back({"nmt-tokenize", {"-l", "en", "-i", "{good}", "-o", "{too_long_out}"}, 1, "{too_long_out}: file name of 256 bytes"});
   c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{good}", "-o", "{too_long_out}"}, 1, "{too_long_out}: file name of 256 bytes"});
+
+  // Numbers given as text, outputs that are one file, a prefix file that is not UTF-8 text.
+  // An empty or overflowing number is a usage error, never "not given" or the largest value.
+  c.push_back({"nmt-bleu", {"{good}", "-i", "{good}", "-s", "add-k", "--smooth-value", ""}, 2, "--smooth-value"});
+  c.push_back({"nmt-bleu", {"{good}", "-i", "{good}", "--confidence", "--seed", ""}, 2, "--seed"});
+  c.push_back({"nmt-bleu", {"{good}", "-i", "{good}", "--confidence", "--seed", "99999999999999999999999"}, 2, "--seed"});
+  c.push_back({"nmt-bleu", {"{good}", "-i", "{good}", "--smooth-value", "0x10"}, 2, "--smooth-value"});
+  // Two outputs naming one file: refused before either is written.
+  c.push_back({"nmt-by-length", {"-s", "{good}", "-r", "{good}", "-i", "{good}", "--svg", "{out}", "-o", "{out}"}, 2,
+               "--svg"});
+  c.push_back({"nmt-align", {"ibm2", "-s", "{good}", "-t", "{good}", "-o", "{out}", "--save-table", "{out}"}, 2,
+               "--save-table"});
+  c.push_back({"nmt-align", {"hmm", "-s", "{good}", "-t", "{good}", "-o", "{out}", "--save-params", "{out}"}, 2,
+               "--save-params"});
+  c.push_back({"nmt-demo-corpus", {"-o", "{missing}", "--source-language", "align"}, 2, "--source-language"});
+  c.push_back({"nmt-tokenize", {"--nonbreaking-prefixes", "{invalid_utf8}", "-i", "{good}"}, 1, "{invalid_utf8}:2:"});
   return c;
 }
 

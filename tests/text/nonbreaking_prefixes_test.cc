@@ -2,7 +2,9 @@
 // with rules (text/languages.h).
 #include <boost/test/unit_test.hpp>
 
+#include "support/error_message.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 #include "text/languages.h"
 #include "text/nonbreaking_prefixes.h"
 #include "util/error.h"
@@ -69,6 +71,17 @@ BOOST_AUTO_TEST_CASE(reads_the_golden_files) {
 
 BOOST_AUTO_TEST_CASE(reports_a_missing_file) {
   BOOST_CHECK_THROW(NonbreakingPrefixes::from_file("/nonexistent/prefixes"), rnnsearch::util::Error);
+}
+
+// A prefix file is UTF-8 text: random bytes are an input error naming the file and line.
+BOOST_AUTO_TEST_CASE(refuses_a_file_that_is_not_utf8_text) {
+  const rt::TempDir dir;
+  const auto bad = dir.write("bad", "Mr\nDr\n# note \xc3\xa9\nz\xff.B\nSt\n");
+  BOOST_TEST(rt::error_message([&] { NonbreakingPrefixes::from_file(bad); }) == bad + ":4: invalid UTF-8 at byte 2");
+  const auto last = dir.write("last", "Mr\n\xe2\x82");  // a truncated sequence on a last line without "\n"
+  BOOST_TEST(rt::error_message([&] { NonbreakingPrefixes::from_file(last); }) == last + ":2: invalid UTF-8 at byte 1");
+  const auto good = dir.write("good", "Mr\r\nStra\xc3\x9f" "e\n");
+  BOOST_TEST(NonbreakingPrefixes::from_file(good).contains("Stra\xc3\x9f" "e"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
