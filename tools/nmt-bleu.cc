@@ -1,13 +1,11 @@
 // nmt-bleu: BLEU, chrF(++) and TER of system outputs against references, a drop-in for
 // sacreBLEU 2.6.0 on the command line (same options, same printed output).
-#include <iostream>
 #include <map>
 
 #include "eval/eval_options.h"
 #include "eval/evaluate.h"
 #include "eval/sacrebleu_arguments.h"
 #include "tools/support/tool_entry.h"
-#include "util/error.h"
 #include "util/option_range.h"
 
 namespace po = boost::program_options;
@@ -135,12 +133,8 @@ int run(int argc, char** argv) {
   }
   text.apply_to(cfg);
   cfg.threads = common.resolved_threads();
-  const auto report = rnnsearch::eval::evaluate(cfg);
-  if (!common.quiet) {
-    for (const auto& w : report.warnings) std::cerr << "nmt-bleu: " << w << "\n";
-  }
-  std::cout << report.output << std::flush;
-  if (!std::cout) throw rnnsearch::util::Error("<stdout>", "write failed");
+  const auto warn = rnnsearch::tools::stderr_notes(common, "nmt-bleu: ");
+  rnnsearch::eval::evaluate(cfg, {rnnsearch::tools::write_to_stdout, warn});
   return rnnsearch::util::kExitOk;
 }
 

@@ -78,14 +78,14 @@ struct Collected {
 // Reads the inputs to their end, one block at a time: each block's references build a
 // metric for its segments only, whose rows are appended (or summed) per system.
 Collected collect_stats(const EvalOptions& config, EvalStream& inputs, const std::vector<std::string>& names,
-                        bool rows, bool sentence_level) {
+                        bool rows) {
   const std::size_t systems = inputs.system_names().size();
   Collected out;
   out.tokenized_lines.assign(systems, 0);
   const ReferenceSet no_segments(static_cast<std::size_t>(inputs.num_reference_streams()));
   for (const auto& name : names) {
     MetricStats m;
-    m.metric = make_metric(name, config, no_segments, sentence_level);
+    m.metric = make_metric(name, config, no_segments, false);
     if (rows) {
       m.rows.resize(systems);
       for (auto& st : m.rows) st.width = m.metric->width();
@@ -101,7 +101,7 @@ Collected collect_stats(const EvalOptions& config, EvalStream& inputs, const std
     }
     for (std::size_t k = 0; k < names.size(); ++k) {
       MetricStats& m = out.metrics[k];
-      const auto metric = make_metric(names[k], config, block.references, sentence_level);
+      const auto metric = make_metric(names[k], config, block.references, false);
       std::vector<StatsMatrix> stats = all_segment_stats(*metric, block.systems, config.worker_threads());
       for (std::size_t s = 0; s < systems; ++s) {
         if (rows) {
@@ -119,24 +119,38 @@ Collected collect_stats(const EvalOptions& config, EvalStream& inputs, const std
   return out;
 }
 
-std::string sentence_level(const EvalOptions& config, EvalStream& inputs, std::vector<std::string>& warnings) {
+// One score per segment, printed a block at a time: each block's references build a
+// metric for its segments, whose rows are scored by the metric over no segments (which
+// holds the options and the signature) and then dropped.
+void sentence_level(const EvalOptions& config, EvalStream& inputs, const EvalPrinter& print) {
   if (config.metrics.size() > 1) throw util::UsageError("--sentence-level takes one metric, got " + std::to_string(config.metrics.size()));
   const std::size_t systems = inputs.system_names().size();
   if (systems > 1) throw util::UsageError("--sentence-level scores one system, got " + std::to_string(systems));
   if (config.confidence || config.paired_bs || config.paired_ar) {
     throw util::UsageError("statistical tests are unavailable with --sentence-level");
   }
-  Collected collected = collect_stats(config, inputs, config.metrics, true, true);
-  if (config.metrics.front() == "bleu") warn_if_tokenized(config, collected.tokenized_lines.front(), warnings);
-  const auto& metric = collected.metrics.front().metric;
-  const StatsMatrix& stats = collected.metrics.front().rows.front();
+  const std::string& name = config.metrics.front();
+  const ReferenceSet no_segments(static_cast<std::size_t>(inputs.num_reference_streams()));
+  const auto metric = make_metric(name, config, no_segments, true);
   const std::string signature = format_signature(*metric, {}, config.short_signature);
+  std::size_t tokenized_lines = 0;
+  EvalBlock block;
   std::string out;
-  for (std::size_t i = 0; i < stats.rows(); ++i) {
-    out += format_score(metric->score_from_stats(stats.row(i)), config.width, config.score_only, signature, false);
-    out += '\n';
+  while (inputs.next(block)) {
+    const std::vector<std::string>& hypotheses = block.systems.front();
+    for (const auto& l : hypotheses) tokenized_lines += ends_in_tokenized_period(l) ? 1 : 0;
+    const StatsMatrix stats =
+        make_metric(name, config, block.references, true)->segment_stats(hypotheses, config.worker_threads());
+    out.clear();
+    for (std::size_t i = 0; i < stats.rows(); ++i) {
+      out += format_score(metric->score_from_stats(stats.row(i)), config.width, config.score_only, signature, false);
+      out += '\n';
+    }
+    print.output(out);
   }
-  return out;
+  std::vector<std::string> warnings;
+  if (name == "bleu") warn_if_tokenized(config, tokenized_lines, warnings);
+  for (const auto& w : warnings) print.warning(w);
 }
 
 std::string single_system(const EvalOptions& config, const Collected& collected) {
@@ -226,17 +240,16 @@ std::string multi_system(const EvalOptions& config, const std::vector<std::strin
 
 }  // namespace
 
-EvalReport evaluate(const EvalOptions& config) {
+void evaluate(const EvalOptions& config, const EvalPrinter& print) {
   config.validate();
   EvalStream inputs(config);
-  return evaluate(config, inputs);
+  evaluate(config, inputs, print);
 }
 
-EvalReport evaluate(const EvalOptions& config, EvalStream& inputs) {
-  EvalReport report;
+void evaluate(const EvalOptions& config, EvalStream& inputs, const EvalPrinter& print) {
   if (config.sentence_level) {
-    report.output = sentence_level(config, inputs, report.warnings);
-    return report;
+    sentence_level(config, inputs, print);
+    return;
   }
   const std::size_t systems = inputs.system_names().size();
   if (systems == 1 && (config.paired_bs || config.paired_ar)) {
@@ -247,15 +260,24 @@ EvalReport evaluate(const EvalOptions& config, EvalStream& inputs) {
   }
   // Rows only for a test that resamples them; else sums, whatever the corpus size.
   const bool rows = config.confidence || config.paired_bs || config.paired_ar;
-  const Collected collected = collect_stats(config, inputs, sorted_metric_names(config.metrics), rows, false);
+  const Collected collected = collect_stats(config, inputs, sorted_metric_names(config.metrics), rows);
+  std::vector<std::string> warnings;
   for (const auto& name : config.metrics) {
     if (name == "bleu") {
-      for (std::size_t s = 0; s < systems; ++s) warn_if_tokenized(config, collected.tokenized_lines[s], report.warnings);
+      for (std::size_t s = 0; s < systems; ++s) warn_if_tokenized(config, collected.tokenized_lines[s], warnings);
       break;
     }
   }
-  report.output = systems == 1 ? single_system(config, collected)
-                               : multi_system(config, inputs.system_names(), collected);
+  for (const auto& w : warnings) print.warning(w);
+  print.output(systems == 1 ? single_system(config, collected)
+                            : multi_system(config, inputs.system_names(), collected));
+}
+
+EvalReport evaluate(const EvalOptions& config, EvalStream& inputs) {
+  EvalReport report;
+  evaluate(config, inputs,
+           {[&](const std::string& text) { report.output += text; },
+            [&](const std::string& line) { report.warnings.push_back(line); }});
   return report;
 }
 

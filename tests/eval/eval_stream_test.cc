@@ -3,6 +3,8 @@
 // early is reported with both files' whole line counts.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 #include "eval/eval_options.h"
 #include "eval/eval_stream.h"
 #include "eval/evaluate.h"
@@ -85,6 +87,32 @@ BOOST_AUTO_TEST_CASE(by_length_blocks_equal_score_by_length) {
     BOOST_TEST(streamed.scores[0][b].score == whole.scores[0][b].score);
   }
   BOOST_TEST(streamed.overall[0].score == whole.overall[0].score);
+}
+
+// Sentence scores are printed as each block is scored, not kept to the end: one output
+// call per block, with that block's lines; a later bad line comes after them.
+BOOST_AUTO_TEST_CASE(sentence_scores_are_printed_a_block_at_a_time) {
+  const rnnsearch::testing::TempDir dir;
+  eval::EvalOptions config;
+  config.references = {dir.write("ref", kRef)};
+  config.inputs = {dir.write("hyp", kHyp)};
+  config.sentence_level = true;
+  std::vector<std::string> chunks;
+  const eval::EvalPrinter print{[&](const std::string& text) { chunks.push_back(text); },
+                                [](const std::string&) {}};
+  eval::EvalStream inputs(config, 3);
+  eval::evaluate(config, inputs, print);
+  BOOST_TEST_REQUIRE(chunks.size() == 3u);  // 7 segments: 3 + 3 + 1
+  const auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
+  BOOST_TEST(lines(chunks[0]) == 3);
+  BOOST_TEST(lines(chunks[2]) == 1);
+  BOOST_TEST(chunks[0] + chunks[1] + chunks[2] == report(config, 1000));
+
+  config.inputs = {dir.write("short", "the cat\na dog\nmen\nit\n")};
+  chunks.clear();
+  eval::EvalStream shorter(config, 3);
+  BOOST_CHECK_THROW(eval::evaluate(config, shorter, print), rnnsearch::util::Error);
+  BOOST_TEST(chunks.size() == 1u);  // the first block's scores, before the error
 }
 
 BOOST_AUTO_TEST_CASE(a_file_ending_early_is_named_with_both_line_counts) {

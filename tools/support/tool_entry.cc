@@ -58,6 +58,11 @@ int check_environment(const std::string& tool) {
   }
 }
 
+// "<stdout>: write failed: REASON", the reason from errno when it has one.
+[[noreturn]] void throw_stdout_failed(int reason) {
+  throw util::Error("<stdout>", reason != 0 ? std::string("write failed: ") + std::strerror(reason) : "write failed");
+}
+
 // What a tool printed on stdout (--help, a report) must have reached it: a full disk or
 // /dev/full fails the run as any write error does, where exit() would flush it silently.
 void check_stdout_written() {
@@ -65,11 +70,15 @@ void check_stdout_written() {
   std::cout.flush();
   const bool flushed = std::fflush(stdout) == 0;
   if (flushed && std::cout.good() && !std::ferror(stdout)) return;
-  const int reason = errno;
-  throw util::Error("<stdout>", reason != 0 ? std::string("write failed: ") + std::strerror(reason) : "write failed");
+  throw_stdout_failed(errno);
 }
 
 }  // namespace
+
+void write_to_stdout(const std::string& text) {
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) throw_stdout_failed(errno);
+}
 
 int run_tool(const std::string& tool, const std::function<int()>& body) {
   install_cleanup_on_signals();

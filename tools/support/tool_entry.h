@@ -34,6 +34,10 @@ std::function<void(const std::string&)> stderr_notes(const util::CommonOptions& 
 // not the warnings about the input as a whole.
 util::Messages stderr_messages(const util::CommonOptions& common, const std::string& tool);
 
+// Writes `text` on stdout now (through stdio's buffer, as std::cout does). Throws
+// util::Error "<stdout>: write failed: REASON" when it cannot be written.
+void write_to_stdout(const std::string& text);
+
 // Progress lines (util/progress_output.h) on stderr, redrawn in place when stderr is a
 // terminal. run_tool() sets it; a program without run_tool (a benchmark) may.
 void show_progress_on_stderr();
