@@ -61,4 +61,28 @@ BOOST_AUTO_TEST_CASE(reports_on_stdout_fail_on_a_full_stdout) {
   check_write_failure("nmt-align", {"symmetrize", "-i", links, "-j", links});
 }
 
+// Output larger than stdout's buffer fails while it is written, not at the final flush:
+// the message still names <stdout>, never "-" (the -o value that means it).
+BOOST_AUTO_TEST_CASE(long_outputs_on_stdout_name_stdout_when_they_fail) {
+  rt::TempDir dir;
+  std::string words, sources, targets, vocab;
+  for (int i = 0; i < 20000; ++i) words += "w" + std::to_string(i) + " x.\n";
+  for (int i = 0; i < 5000; ++i) {
+    sources += "s" + std::to_string(i) + "\n";
+    targets += "t" + std::to_string(i) + "\n";
+    vocab += "t" + std::to_string(i) + " 1\n";
+  }
+  const auto text = dir.write("text", words);
+  const auto table = (dir.path() / "table").string();
+  const auto trained = rt::run_process({rt::tool_path("nmt-align"), "ibm2", "-s", dir.write("s", sources), "-t",
+                                        dir.write("t", targets), "--save-table", table, "-o", "/dev/null", "-q"});
+  BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
+  check_write_failure("nmt-shortlist", {"--table", table, "--target-vocab", dir.write("vocab", vocab)});
+  check_write_failure("nmt-tokenize", {"-i", text});
+  check_write_failure("nmt-detokenize", {"-i", text});
+  check_write_failure("nmt-vocab", {"-i", text});
+  check_write_failure("nmt-bpe", {"undo", "-i", text});
+  check_write_failure("nmt-bleu", {text, "-i", text, "-sl"});
+}
+
 BOOST_AUTO_TEST_SUITE_END()
