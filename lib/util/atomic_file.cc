@@ -21,6 +21,11 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
+// What messages call an output: "<stdout>" for "-", as readers call stdin "<stdin>". A
+// reference, not a copy: nothing is allocated between a failed write and its errno_text().
+const std::string kStdoutName = "<stdout>";
+const std::string& shown_name(const std::string& path) { return path == "-" ? kStdoutName : path; }
+
 // The temporary files of the live writers, for unlink_temp_files() in a signal handler:
 // fixed slots of lock-free atomic pointers, so the handler takes no lock and allocates
 // nothing. Each pointer is a writer's temp_path_ buffer, alive while registered.
@@ -125,17 +130,17 @@ AtomicFileWriter::~AtomicFileWriter() {
 
 void AtomicFileWriter::write(std::string_view data) {
   if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) {
-    throw Error(path_, "write failed: " + errno_text());
+    throw Error(shown_name(path_), "write failed: " + errno_text());
   }
 }
 
 void AtomicFileWriter::write_line(std::string_view line) {
   write(line);
-  if (std::fputc('\n', file_) == EOF) throw Error(path_, "write failed: " + errno_text());
+  if (std::fputc('\n', file_) == EOF) throw Error(shown_name(path_), "write failed: " + errno_text());
 }
 
 void AtomicFileWriter::flush() {
-  if (std::fflush(file_) != 0) throw Error(to_stdout_ ? "<stdout>" : path_, "write failed: " + errno_text());
+  if (std::fflush(file_) != 0) throw Error(shown_name(path_), "write failed: " + errno_text());
 }
 
 void AtomicFileWriter::finish() {
