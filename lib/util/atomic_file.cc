@@ -209,7 +209,10 @@ std::vector<std::string> remove_stale(const std::string& path,
     const auto temp = parse_temp_name(it->path().filename().string(), limit);
     if (!temp || !stands_for(temp->base, temp->cut) || process_alive(temp->pid)) continue;
     std::error_code remove_error;
-    if (it->is_regular_file(remove_error) && fs::remove(it->path(), remove_error)) removed.push_back(it->path().string());
+    if (it->is_regular_file(remove_error) && fs::remove(it->path(), remove_error)) {
+      // Named as the target is: "m.bin"'s beside it, not "./.m.bin.tmp...".
+      removed.push_back(target_path.has_parent_path() ? it->path().string() : it->path().filename().string());
+    }
   }
   return removed;
 }
