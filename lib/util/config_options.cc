@@ -20,7 +20,9 @@ namespace {
 void check_value(const po::option_description& option, const std::string& value, const std::string& where) {
   boost::any parsed;
   try {
-    option.semantic()->parse(parsed, {value}, true);
+    // utf8 = false: the value's bytes as they are, as po::store takes the command line's
+    // (true converts UTF-8 to the C locale's 8 bits, which fails on any byte above 127).
+    option.semantic()->parse(parsed, {value}, false);
     option.semantic()->notify(parsed);
   } catch (po::error_with_option_name& e) {
     e.set_option_name(option.long_name());
