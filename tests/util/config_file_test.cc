@@ -178,6 +178,9 @@ BOOST_AUTO_TEST_CASE(bad_options_in_a_file_name_the_file_and_line) {
   BOOST_TEST(error("pair = in\npair = out\npair = in2\n") ==
              at + "1: 'pair' takes values in groups of 2 (one per line), the file gives 3");
   BOOST_TEST(error("beam-size 5\n") == at + "1: expected 'name = value', found 'beam-size 5'");
+  // Found by fuzzing: a name of dashes alone escaped as std::out_of_range.
+  BOOST_TEST(error("-- = 999 = 5\n") == at + "1: expected 'name = value', found '-- = 999 = 5'");
+  BOOST_TEST(error("- = 1\n") == at + "1: expected 'name = value', found '- = 1'");
 }
 
 BOOST_AUTO_TEST_CASE(values_are_bytes_as_on_the_command_line) {
