@@ -2,7 +2,7 @@
 // them (data::read_shortlist, then search::Shortlist over a target vocabulary, as the
 // translator builds it). Checks that a sentence's allowed ids are ascending, known to the
 // vocabulary and hold the specials, and that a file read, written and read again is the
-// same. Rejected input: util::Error.
+// same (unless a piece ends in '\r', see below). Rejected input: util::Error.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -23,6 +23,20 @@ const data::Vocabulary& target_vocabulary() {
   static const data::Vocabulary vocabulary({"w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9", "Mr.",
                                             "HANSARD", "*", "1997", "September", "the", "l@@", "é", "ça", "<unk>"});
   return vocabulary;
+}
+
+// Whether a line of the file ends in a piece ending in '\r'. The reader strips one '\r'
+// before a line end (CRLF files), so such a piece, which write_shortlist is never given
+// (its pieces come from text split at whitespace), does not read back the same.
+bool a_line_ends_in_cr(const data::ShortlistFile& file) {
+  const auto ends_in_cr = [](const std::vector<std::string>& pieces) {
+    return !pieces.empty() && !pieces.back().empty() && pieces.back().back() == '\r';
+  };
+  if (ends_in_cr(file.always)) return true;
+  for (const auto& list : file.lists) {
+    if (ends_in_cr(list.second)) return true;
+  }
+  return false;
 }
 
 bool same(const data::ShortlistFile& a, const data::ShortlistFile& b) {
@@ -56,6 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const data::ShortlistFile read = data::read_shortlist(file.path());
     check_allowed(read);
+    if (a_line_ends_in_cr(read)) return 0;
     const fuzz::TempInput written(nullptr, 0, ".written");
     data::write_shortlist(written.path(), read);
     fuzz::check(same(data::read_shortlist(written.path()), read), "a shortlist written does not read back");
