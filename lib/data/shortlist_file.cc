@@ -1,5 +1,6 @@
 #include "data/shortlist_file.h"
 
+#include <limits>
 #include <string_view>
 
 #include "util/atomic_file.h"
@@ -38,14 +39,18 @@ void parse_header(const std::string& line, const std::string& path, ShortlistFil
                             : std::nullopt;
     return number.value_or(-1.0);
   };
-  out.first = static_cast<int>(value(2, "first"));
-  out.best = static_cast<int>(value(3, "best"));
+  // Compared as doubles before the cast: a count beyond int (or NaN) would be undefined
+  // behaviour there; NaN fails every comparison, so it is refused too.
+  const auto count = [](double number) { return number >= 0.0 && number <= std::numeric_limits<int>::max(); };
+  const double first = value(2, "first"), best = value(3, "best");
   out.threshold = value(4, "threshold");
-  if (fields.size() != 5 || fields[0] != kMagic || fields[1] != kVersion || out.first < 0 || out.best < 0 ||
-      out.threshold < 0.0) {
+  if (fields.size() != 5 || fields[0] != kMagic || fields[1] != kVersion || !count(first) || !count(best) ||
+      !(out.threshold >= 0.0)) {
     throw util::Error(path, 1, "not a shortlist: expected the header '" + std::string(kMagic) + " " +
                                    std::string(kVersion) + " first=N best=K threshold=P' (nmt-shortlist)");
   }
+  out.first = static_cast<int>(first);
+  out.best = static_cast<int>(best);
 }
 
 // "piece<TAB>t1 t2 ..." -> (piece, [t1, t2, ...]); the list must not be empty.

@@ -69,7 +69,9 @@ void parse_line(std::string_view line, const std::string& file, std::size_t numb
   if (text.empty() || text.front() == '#') return;
   const std::size_t equals = text.find('=');
   const std::string_view name = trimmed(text.substr(0, equals));
-  if (equals == std::string_view::npos || name.empty() || name.find_first_of(" \t") != std::string_view::npos) {
+  // A name of dashes alone ("-- = 1") is no name, not a name with dashes to take off.
+  if (equals == std::string_view::npos || name.find_first_not_of('-') == std::string_view::npos ||
+      name.find_first_of(" \t") != std::string_view::npos) {
     throw UsageError(where + "expected 'name = value', found " + quoted_line(text));
   }
   if (name.front() == '-') {

@@ -7,11 +7,11 @@
 
 namespace rnnsearch::fuzz {
 
-TempInput::TempInput(const std::uint8_t* data, std::size_t size) {
+TempInput::TempInput(const std::uint8_t* data, std::size_t size, const char* suffix) {
   // One name per process: the fuzzer runs one input at a time, and separate fuzz runs
   // (or ctest -j) do not share it.
   const char* dir = std::getenv("TMPDIR");
-  path_ = std::string(dir && *dir ? dir : "/tmp") + "/rnnsearch-fuzz-" + std::to_string(getpid());
+  path_ = std::string(dir && *dir ? dir : "/tmp") + "/rnnsearch-fuzz-" + std::to_string(getpid()) + suffix;
   std::FILE* f = std::fopen(path_.c_str(), "wb");
   if (!f || (size > 0 && std::fwrite(data, 1, size, f) != size) || std::fclose(f) != 0) {
     std::perror(path_.c_str());

@@ -9,10 +9,12 @@
 
 namespace rnnsearch::fuzz {
 
-// The bytes written to a file of this process's own, removed again on destruction.
+// The bytes written to a file of this process's own, removed again on destruction. A
+// target that needs a second file (a source text beside an n-best list, an output to read
+// back) names it apart with `suffix`.
 class TempInput {
  public:
-  TempInput(const std::uint8_t* data, std::size_t size);
+  TempInput(const std::uint8_t* data, std::size_t size, const char* suffix = "");
   ~TempInput();
   TempInput(const TempInput&) = delete;
   TempInput& operator=(const TempInput&) = delete;

@@ -186,6 +186,10 @@ BOOST_AUTO_TEST_CASE(bad_shortlist_lines_name_file_and_line) {
   };
   BOOST_TEST(message("") == ":1: is empty: expected a shortlist (nmt-shortlist)");
   BOOST_TEST(message("nmt-shortlist 2 first=2 best=2 threshold=0\n").find(":1: not a shortlist") == 0u);
+  // Found by fuzzing: a count beyond int was cast before the check, and NaN passed it.
+  BOOST_TEST(message("nmt-shortlist 1 first=1e10 best=2 threshold=0\n").find(":1: not a shortlist") == 0u);
+  BOOST_TEST(message("nmt-shortlist 1 first=2 best=nan threshold=0\n").find(":1: not a shortlist") == 0u);
+  BOOST_TEST(message("nmt-shortlist 1 first=2 best=2 threshold=nan\n").find(":1: not a shortlist") == 0u);
   BOOST_TEST(message(header + "\ta b\nx y\n") ==
              ":3: expected 'SOURCE_PIECE<TAB>TARGET_PIECE TARGET_PIECE ...' (single spaces)");
   BOOST_TEST(message(header + "x\ta  b\n").find(":2: expected") == 0u);

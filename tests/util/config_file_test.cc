@@ -178,6 +178,23 @@ BOOST_AUTO_TEST_CASE(bad_options_in_a_file_name_the_file_and_line) {
   BOOST_TEST(error("pair = in\npair = out\npair = in2\n") ==
              at + "1: 'pair' takes values in groups of 2 (one per line), the file gives 3");
   BOOST_TEST(error("beam-size 5\n") == at + "1: expected 'name = value', found 'beam-size 5'");
+  // Found by fuzzing: a name of dashes alone escaped as std::out_of_range.
+  BOOST_TEST(error("-- = 999 = 5\n") == at + "1: expected 'name = value', found '-- = 999 = 5'");
+  BOOST_TEST(error("- = 1\n") == at + "1: expected 'name = value', found '- = 1'");
+  // Found by fuzzing: Boost put a value holding "%value%" into its own message without end.
+  BOOST_TEST(error("beam-size = a%value%b\n") ==
+             at + "1: the argument ('a%value%b') for option '--beam-size' is invalid");
+}
+
+BOOST_AUTO_TEST_CASE(values_are_bytes_as_on_the_command_line) {
+  rt::TempDir dir;
+  // A path in UTF-8 and one in Latin-1 (not UTF-8): both taken byte for byte.
+  const std::string file =
+      dir.write("run.cfg", "model = \xc3\xa9t\xc3\xa9.bin\nmodel = \xe9t\xe9.bin\nseparator = \"\xc2\xa0@@\"\n");
+  Options options;
+  BOOST_TEST(!options.parse({"--config", file}));
+  BOOST_TEST((options.models == std::vector<std::string>{"\xc3\xa9t\xc3\xa9.bin", "\xe9t\xe9.bin"}));
+  BOOST_TEST(options.separator == "\xc2\xa0@@");
 }
 
 BOOST_AUTO_TEST_CASE(the_dump_is_the_effective_options_and_reads_back_the_same) {
