@@ -16,8 +16,8 @@ namespace rnnsearch::align {
 void Ibm2Options::validate() const {
   util::check_range<std::size_t>("cache-mb", index_cache_mb, 0, std::size_t{1} << 30);
   util::check_range("iterations", iterations, 1, 1000);
-  util::check_range("p-null", p_null, 0.0001, 0.9999);
-  util::check_range("tension", tension, 0.0001, 10000.0);
+  util::check_range("p-null", p_null, kMinPNull, kMaxPNull);
+  util::check_range("tension", tension, kMinTension, kMaxTension);
   util::check_range("alpha", alpha, 0.0, 1000.0);
   util::check_range("threads", threads, 1, 1024);
 }

@@ -44,6 +44,11 @@ struct Ibm2Options {
   void validate() const;
 };
 
+// The ranges of p_null (-p) and the tension (-T): Ibm2Options::validate checks them, and a
+// saved table's header must hold values inside them.
+constexpr double kMinPNull = 0.0001, kMaxPNull = 0.9999;
+constexpr double kMinTension = 0.0001, kMaxTension = 10000.0;
+
 struct Ibm2Iteration {
   double log_likelihood = 0.0;  // natural log, summed over target words
   double tension = 0.0;         // in effect during the iteration

@@ -18,14 +18,15 @@ namespace {
 constexpr std::string_view kMagic = "nmt-ibm2-table";
 constexpr std::string_view kVersion = "1";
 
-// "key=value" -> value, or util::Error naming the line.
-double header_number(std::string_view field, std::string_view key, const std::string& path) {
+// "key=value" -> value in [low, high] (the range of the option that sets it: a table
+// cannot hold what training would refuse), or util::Error naming the line.
+double header_number(std::string_view field, std::string_view key, double low, double high, const std::string& path) {
   const std::string prefix = std::string(key) + "=";
   const auto value = field.substr(0, prefix.size()) == prefix ? util::parse_double(field.substr(prefix.size()))
                                                               : std::nullopt;
-  if (!value || !(*value > 0.0)) {
-    throw util::Error(path, 1,
-                      "expected " + prefix + "NUMBER (positive) in the header, found '" + std::string(field) + "'");
+  if (!value || !(*value >= low && *value <= high)) {
+    throw util::Error(path, 1, "expected " + prefix + "NUMBER in [" + util::general(low) + ", " + util::general(high) +
+                                   "] in the header, found '" + std::string(field) + "'");
   }
   return *value;
 }
@@ -40,8 +41,8 @@ Ibm2TableHeader parse_header(const std::string& line, const std::string& path) {
   }
   Ibm2TableHeader header;
   header.reverse = fields[2] == "direction=reverse";
-  header.p_null = header_number(fields[3], "p-null", path);
-  header.tension = header_number(fields[4], "tension", path);
+  header.p_null = header_number(fields[3], "p-null", kMinPNull, kMaxPNull, path);
+  header.tension = header_number(fields[4], "tension", kMinTension, kMaxTension, path);
   return header;
 }
 

@@ -8,24 +8,13 @@
 #include "util/config_file.h"
 #include "util/error.h"
 #include "util/number_format.h"
+#include "util/option_error.h"
 
 namespace rnnsearch::util {
 
 namespace po = boost::program_options;
 
 namespace {
-
-// e.what() with `value` where Boost puts %value%. Boost substitutes until no %value% is
-// left, so a value holding "%value%" grew without end: it gets a marker, replaced here once.
-std::string message_with_value(po::error_with_option_name& e, const std::string& value) {
-  const std::string marker = "\x1f";
-  e.set_substitute("value", marker);
-  std::string message = e.what();
-  for (std::size_t at = message.find(marker); at != std::string::npos; at = message.find(marker, at + value.size())) {
-    message.replace(at, marker.size(), value);
-  }
-  return message;
-}
 
 // Parses `value` as `option` reads it and runs its notifier (an enumeration's names are
 // checked there), so that a bad value is reported at its line.
@@ -39,7 +28,8 @@ void check_value(const po::option_description& option, const std::string& value,
   } catch (po::error_with_option_name& e) {
     e.set_option_name(option.long_name());
     e.set_prefix(po::command_line_style::allow_long);  // "--beam-size", as on the command line
-    throw UsageError(where + message_with_value(e, value));
+    e.set_substitute("value", value);
+    throw UsageError(where + option_error_message(e));
   } catch (const po::error& e) {
     throw UsageError(where + e.what());
   } catch (const UsageError& e) {

@@ -130,6 +130,11 @@ BOOST_AUTO_TEST_CASE(bad_table_lines_name_file_and_line) {
   BOOST_TEST(message("") == ":1: is empty: expected the header of an IBM Model 2 table");
   BOOST_TEST(message("a\tb\t0.5\n").find(":1: not an IBM Model 2 table") == 0u);
   BOOST_TEST(message("nmt-ibm2-table 1 direction=forward p-null=x tension=4\n").find(":1: expected p-null=") == 0u);
+  // Values that training refuses (-p, -T) are refused in a header too: p-null=5 sent every word to NULL.
+  BOOST_TEST(message("nmt-ibm2-table 1 direction=forward p-null=5 tension=4\n") ==
+             ":1: expected p-null=NUMBER in [0.0001, 0.9999] in the header, found 'p-null=5'");
+  BOOST_TEST(message("nmt-ibm2-table 1 direction=forward p-null=0.08 tension=1e5\n") ==
+             ":1: expected tension=NUMBER in [0.0001, 10000] in the header, found 'tension=1e5'");
   BOOST_TEST(message(header + "a\tb\t0.5\na\tb\n") ==
              ":3: expected 'SOURCE<TAB>TARGET<TAB>PROBABILITY' (SOURCE empty for NULL)");
   BOOST_TEST(message(header + "a\t\t0.5\n").find(":2: expected") == 0u);

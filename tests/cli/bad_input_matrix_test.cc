@@ -248,6 +248,10 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-decode", {"-m", "{model}", "-q", "-i", "{good}", "-o", "{longest_out}"}, 0, ""});
   c.push_back({"nmt-tokenize", {"-l", "en", "-i", "{good}", "-o", "{too_long_out}"}, 1, "{too_long_out}: file name of 256 bytes"});
   c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{good}", "-o", "{too_long_out}"}, 1, "{too_long_out}: file name of 256 bytes"});
+  // A value or an option holding a placeholder of Boost's messages: once in the message,
+  // not substituted again and again (this hung).
+  c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{good}", "-b", "%value%"}, 2, "('%value%') for option '--beam-size'"});
+  c.push_back({"nmt-decode", {"-m", "{model}", "-i", "{good}", "--%option%"}, 2, "unrecognised option '--%option%'"});
 
   // Numbers given as text, outputs that are one file, a prefix file that is not UTF-8 text.
   // An empty or overflowing number is a usage error, never "not given" or the largest value.

@@ -13,6 +13,7 @@
 #include "tools/support/out_of_memory.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/option_error.h"
 
 namespace rnnsearch::tools {
 
@@ -94,6 +95,9 @@ int run_tool(const std::string& tool, const std::function<int()>& body) {
     return util::kExitFailure;
   } catch (const util::UsageError& e) {
     std::cerr << tool << ": " << e.what() << "\nTry '" << tool << " --help' for more information.\n";
+    return util::kExitUsage;
+  } catch (const po::error_with_option_name& e) {
+    std::cerr << tool << ": " << util::option_error_message(e) << "\nTry '" << tool << " --help' for more information.\n";
     return util::kExitUsage;
   } catch (const po::error& e) {
     std::cerr << tool << ": " << e.what() << "\nTry '" << tool << " --help' for more information.\n";
