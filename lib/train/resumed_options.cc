@@ -40,8 +40,7 @@ std::string shown(const std::vector<std::string>& values) {
   return text;
 }
 
-// The architecture options as the model's own configuration gives them: what a checkpoint
-// written before model format version 4, which stores no options, is checked against.
+// The architecture options as the model's own configuration gives them.
 std::string architecture_lines(const model::ModelOptions& config) {
   return util::config_line("dim-emb", std::to_string(config.embedding)) +
          util::config_line("dim-enc", std::to_string(config.encoder_hidden)) +
@@ -76,10 +75,11 @@ util::ToolInfo::Beneath fixed_options_of_checkpoint(const po::options_descriptio
   const std::string checkpoint = vm["model"].as<std::string>() + ".ckpt";
   if (!exists(checkpoint)) return {};
   const model::LoadedModel loaded = model::read_model_file(checkpoint, model::FileKind::kCheckpoint);
-  // Without stored options only the architecture is known, from the model itself.
+  // The architecture as the model itself has it: stored options may say otherwise (an
+  // earlier version stored what a resumed run was given) or be absent (before format 4).
   const bool complete = !loaded.training_options.empty();
-  const OptionValues fixed =
-      values_of(complete ? loaded.training_options : architecture_lines(loaded.model->config()), checkpoint);
+  OptionValues fixed = values_of(loaded.training_options, checkpoint);
+  for (auto& [name, values] : values_of(architecture_lines(loaded.model->config()), checkpoint)) fixed[name] = values;
   const OptionValues now = values_of(util::dump_config(options, vm), "<command line>");
   util::ToolInfo::Beneath beneath{checkpoint, {}};
   for (const auto& option : options.options()) {

@@ -33,9 +33,11 @@ first_newer_input() {
 }
 
 # Whether model file $1 stores the requested options (nmt-train keeps its options in
-# every model it writes; --dump-config without a model prints the requested ones).
+# every model it writes; --dump-config without a model prints the requested ones). The
+# comment lines a resumption with other options adds are not options.
 stores_requested_options() {
-  [ -f "$1" ] && cmp -s <("$nmt_train" --dump-config -m "$1" 2> /dev/null) <("$nmt_train" "${options[@]}" --dump-config)
+  [ -f "$1" ] && cmp -s <("$nmt_train" --dump-config -m "$1" 2> /dev/null | grep -v '^#') \
+    <("$nmt_train" "${options[@]}" --dump-config)
 }
 
 # Why file $1, whose options model file $2 stores, cannot be reused; nothing if it can.
