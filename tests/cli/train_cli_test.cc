@@ -360,6 +360,33 @@ BOOST_AUTO_TEST_CASE(resume_refuses_another_architecture_and_records_what_change
   BOOST_TEST((parameters(c.model) == parameters(whole.model)), "the resumed seed-7 run's parameters differ");
 }
 
+// A checkpoint whose stored options say another architecture than its model has (what an
+// earlier version stored after a resumption that was given other sizes): the model is
+// the truth, and the record is mended.
+BOOST_AUTO_TEST_CASE(resume_checks_the_architecture_against_the_model_not_its_record) {
+  Corpus c;
+  BOOST_TEST_REQUIRE(c.train({}).exit_code == 0);
+  std::string bytes = rt::read_file(c.checkpoint);
+  const std::string told = "\ndim-emb = 8\n", lie = "\ndim-emb = 9\n";
+  BOOST_TEST_REQUIRE(bytes.find(told) != std::string::npos);
+  bytes.replace(bytes.find(told), told.size(), lie);
+  constexpr std::size_t kHeader = 40, kHashAt = 32;  // model/model_file.cc's Header
+  const std::uint64_t hash = rnnsearch::model::payload_hash(std::string_view(bytes).substr(kHeader));
+  std::memcpy(bytes.data() + kHashAt, &hash, sizeof(hash));
+  c.dir.write("model.bin.ckpt", bytes);
+  const auto resume = [&c](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {rt::tool_path("nmt-train"), "-t", c.source, c.target, "-m", c.model, "--resume",
+                                     "--mini-batch", "4", "-q", "--max-updates", "4"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return rt::run_process(argv, c.dir.path().string());
+  };
+  check_usage_error(resume({"--dim-emb", "9"}), "--dim-emb 9 differs from " + c.checkpoint + ", trained with --dim-emb 8");
+  BOOST_TEST_REQUIRE(resume({}).exit_code == 0);
+  const auto stored = rt::run_process({rt::tool_path("nmt-train"), "--dump-config", "-m", c.model});
+  BOOST_TEST(stored.out.find("\ndim-emb = 8\n") != std::string::npos, stored.out);
+  BOOST_TEST(stored.out.find("dim-emb = 8 (was 9)") != std::string::npos, stored.out);
+}
+
 BOOST_AUTO_TEST_CASE(resume_without_a_checkpoint) {
   Corpus c;
   check_bad_input(c.train({"--resume"}), c.checkpoint + ": ", "no checkpoint to resume from");
