@@ -78,7 +78,12 @@ util::ToolInfo::Beneath fixed_options_of_checkpoint(const po::options_descriptio
   // The architecture as the model itself has it: stored options may say otherwise (an
   // earlier version stored what a resumed run was given) or be absent (before format 4).
   const bool complete = !loaded.training_options.empty();
-  OptionValues fixed = values_of(loaded.training_options, checkpoint);
+  OptionValues fixed;
+  try {
+    fixed = values_of(loaded.training_options, checkpoint);
+  } catch (const util::UsageError& e) {  // the file is at fault, not the command line
+    throw util::Error(std::string(e.what()) + " (the checkpoint's stored options are damaged)");
+  }
   for (auto& [name, values] : values_of(architecture_lines(loaded.model->config()), checkpoint)) fixed[name] = values;
   const OptionValues now = values_of(util::dump_config(options, vm), "<command line>");
   util::ToolInfo::Beneath beneath{checkpoint, {}};
