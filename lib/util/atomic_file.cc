@@ -68,6 +68,7 @@ AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   }
   target_path_ = target.path;
   check_file_name_fits(target.path);  // else the rename would fail only after the work
+  remove_stale_temp_files(path);      // what a writer of this file killed outright left
   // The PID tells a later run whose file it is (remove_stale_temp_files). The buffer is
   // registered before mkstemp writes the name into it: whenever the file exists, a signal
   // handler finds its name there (at worst it unlinks a name of this PID that does not exist).

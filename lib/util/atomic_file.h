@@ -2,7 +2,9 @@
 // Writes an output file so that readers see either the old file or the complete new
 // one, never a partial file: data goes to a temporary file beside the target
 // (.TARGET.tmp.PID.XXXXXX, util/temp_name.h), which commit() flushes, syncs and renames
-// into place. A target whose name is longer than its file system takes is refused at once. Without
+// into place. A target whose name is longer than its file system takes is refused at once.
+// Opening a writer removes the temporary files of the same target that writers killed
+// outright (SIGKILL, a crash) left (remove_stale_temp_files). Without
 // commit() (an exception unwound past the writer) the temporary file is removed and the
 // target untouched; a tool killed by SIGINT, SIGTERM or SIGHUP removes it too (the tools'
 // entry, tools/support/tool_entry.h, calls unlink_temp_files()), and nmt-train removes

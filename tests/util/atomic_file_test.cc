@@ -208,6 +208,19 @@ BOOST_AUTO_TEST_CASE(remove_stale_temp_files_takes_only_dead_processes_files_of_
   BOOST_TEST(through_link == std::vector<std::string>{kept[1]});
 }
 
+// Writing a file clears what writers of it killed outright left, and nothing else.
+BOOST_AUTO_TEST_CASE(a_new_writer_removes_its_targets_stale_temporaries) {
+  TempDir dir;
+  const std::string dead = std::to_string(rnnsearch::testing::dead_pid()), alive = std::to_string(::getpid());
+  const std::string stale = dir.write(".out.txt.tmp." + dead + ".Ab3xYz", "partial");
+  const std::string live = dir.write(".out.txt.tmp." + alive + ".Ab3xYz", "a live writer's");
+  const std::string other = dir.write(".other.txt.tmp." + dead + ".Ab3xYz", "another target's");
+  write_file((dir.path() / "out.txt").string(), "whole\n");
+  BOOST_TEST(!fs::exists(stale));
+  BOOST_TEST(fs::exists(live));
+  BOOST_TEST(fs::exists(other));
+}
+
 // The kept models of nmt-train --keep-checkpoints: MODEL.update followed by digits.
 BOOST_AUTO_TEST_CASE(remove_stale_numbered_temp_files_takes_every_number) {
   TempDir dir;
