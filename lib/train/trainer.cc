@@ -27,10 +27,10 @@
 #include "train/resumed_options.h"
 #include "train/validator.h"
 #include "util/atomic_file.h"
-#include "util/temp_name.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/number_format.h"
+#include "util/temp_name.h"
 
 namespace rnnsearch::train {
 

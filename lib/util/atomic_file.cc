@@ -148,7 +148,7 @@ void AtomicFileWriter::finish() {
   if (finished_ || committed_) return;
   finished_ = true;
   if (to_stdout_) {
-    if (std::fflush(file_) != 0) throw Error("<stdout>", "write failed: " + errno_text());
+    if (std::fflush(file_) != 0) throw Error(kStdoutName, "write failed: " + errno_text());
     return;
   }
   // fsync means nothing to a FIFO or a terminal (EINVAL): for them flushing is all there is.
@@ -195,20 +195,22 @@ void unlink_temp_files() noexcept {
 namespace {
 
 // Removes the temporary files beside `path`'s target of processes no longer running whose
-// target names `stands_for` accepts (given the name, or its start when it was cut).
-std::vector<std::string> remove_stale(const std::string& path,
-                                      const std::function<bool(const std::string& base, bool cut)>& stands_for) {
+// target names `stands_for` accepts, given the target's own name and the temporary file's
+// base (the name, or its start when it was cut).
+using StandsFor = std::function<bool(const std::string& name, const std::string& base, bool cut)>;
+std::vector<std::string> remove_stale(const std::string& path, const StandsFor& stands_for) {
   namespace fs = std::filesystem;
   const OutputTarget target = resolve_output(path);
   if (target.kind != OutputTarget::Kind::kReplace) return {};
   const fs::path target_path(target.path);
   const fs::path directory = target_path.has_parent_path() ? target_path.parent_path() : fs::path(".");
+  const std::string name = target_path.filename().string();
   const std::size_t limit = file_name_limit(directory.string());
   std::vector<std::string> removed;
   std::error_code error;
   for (fs::directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
     const auto temp = parse_temp_name(it->path().filename().string(), limit);
-    if (!temp || !stands_for(temp->base, temp->cut) || process_alive(temp->pid)) continue;
+    if (!temp || !stands_for(name, temp->base, temp->cut) || process_alive(temp->pid)) continue;
     std::error_code remove_error;
     if (it->is_regular_file(remove_error) && fs::remove(it->path(), remove_error)) {
       // Named as the target is: "m.bin"'s beside it, not "./.m.bin.tmp...".
@@ -218,29 +220,21 @@ std::vector<std::string> remove_stale(const std::string& path,
   return removed;
 }
 
-std::string target_name(const std::string& path) {
-  return std::filesystem::path(resolve_output(path).path).filename().string();
-}
-
 bool starts_with(const std::string& text, const std::string& start) { return text.compare(0, start.size(), start) == 0; }
 
 }  // namespace
 
 std::vector<std::string> remove_stale_temp_files(const std::string& path) {
-  const std::string name = target_name(path);
-  return remove_stale(path, [&name](const std::string& base, bool cut) {
+  return remove_stale(path, [](const std::string& name, const std::string& base, bool cut) {
     return base == name || (cut && starts_with(name, base));
   });
 }
 
 std::vector<std::string> remove_stale_numbered_temp_files(const std::string& stem) {
-  const std::string name = target_name(stem);
-  const auto numbered = [&name](const std::string& base) {
-    return base.size() > name.size() && starts_with(base, name) &&
-           base.find_first_not_of("0123456789", name.size()) == std::string::npos;
-  };
-  return remove_stale(stem, [&](const std::string& base, bool cut) {
-    return numbered(base) || (cut && (starts_with(name, base) || starts_with(base, name)));
+  return remove_stale(stem, [](const std::string& name, const std::string& base, bool cut) {
+    const bool numbered = base.size() > name.size() && starts_with(base, name) &&
+                          base.find_first_not_of("0123456789", name.size()) == std::string::npos;
+    return numbered || (cut && (starts_with(name, base) || starts_with(base, name)));
   });
 }
 
