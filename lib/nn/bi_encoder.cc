@@ -13,11 +13,11 @@ std::string bi_encoder_shape_text(Eigen::Index rows, Eigen::Index cols) {
 }  // namespace
 
 BiEncoder::BiEncoder(ParameterRegistry& parameters, const std::string& name, int vocabulary_size,
-                     int embedding_dim, int hidden_dim)
+                     int embedding_dim, int hidden_dim, int depth, GruOptions options)
     : name_(name),
       embedding_(parameters, name + ".embedding", vocabulary_size, embedding_dim),
-      forward_gru_(parameters, name + ".forward", embedding_dim, hidden_dim),
-      backward_gru_(parameters, name + ".backward", embedding_dim, hidden_dim) {}
+      forward_gru_(parameters, name + ".forward", embedding_dim, hidden_dim, depth, options),
+      backward_gru_(parameters, name + ".backward", embedding_dim, hidden_dim, depth, options) {}
 
 void BiEncoder::set_inference_precision(math::Precision precision) {
   forward_gru_.set_inference_precision(precision);

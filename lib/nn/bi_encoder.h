@@ -20,6 +20,7 @@
 
 #include "math/types.h"
 #include "nn/embedding.h"
+#include "nn/deep_gru.h"
 #include "nn/gru.h"
 #include "nn/parameters.h"
 
@@ -34,8 +35,8 @@ class BiEncoder {
     math::Matrix embedded;                // [(T*B) x e] x = E_x[ids] (times the dropout mask)
     math::Matrix dropout;                 // [(T*B) x e] inverted-dropout mask, empty when none
     math::Matrix h0;                      // [B x n] zero initial state
-    Gru::SequenceCache forward_cache;     // left-to-right GRU
-    Gru::SequenceCache backward_cache;    // right-to-left GRU
+    DeepGru::SequenceCache forward_cache;   // left-to-right GRU
+    DeepGru::SequenceCache backward_cache;  // right-to-left GRU
     math::Matrix forward_states;          // [(T*B) x n]
     math::Matrix backward_states;         // [(T*B) x n]
     mutable math::Matrix d_forward;       // [(T*B) x n] backward scratch
@@ -44,9 +45,9 @@ class BiEncoder {
   };
 
   // Registers "<name>.embedding" (E: [V x e]), "<name>.forward" and "<name>.backward"
-  // (GRUs e -> n).
+  // (GRUs e -> n, nn::DeepGru layers of `depth` transitions with `options`).
   BiEncoder(ParameterRegistry& parameters, const std::string& name, int vocabulary_size, int embedding_dim,
-            int hidden_dim);
+            int hidden_dim, int depth = 1, GruOptions options = {});
 
   // ids: T*B token ids (t*B + b), mask: [T x B]; annotations: [(T*B) x 2n] (resized),
   // zero at padded rows. embedding_dropout, when given, is a [(T*B) x e] mask multiplied
@@ -58,7 +59,7 @@ class BiEncoder {
                Pass pass = Pass::kForwardBackward) const;
   // The GRUs' transposed recurrent weights (Gru::TransposedRecurrent), for backward.
   struct TransposedRecurrent {
-    Gru::TransposedRecurrent forward, backward;
+    DeepGru::TransposedRecurrent forward, backward;
   };
   // Fills out.forward (direction 0) or out.backward (1) from the current parameters.
   void transpose_recurrent(TransposedRecurrent& out, int direction) const;
@@ -79,8 +80,8 @@ class BiEncoder {
  private:
   std::string name_;
   Embedding embedding_;
-  Gru forward_gru_;
-  Gru backward_gru_;
+  DeepGru forward_gru_;
+  DeepGru backward_gru_;
 };
 
 }  // namespace rnnsearch::nn

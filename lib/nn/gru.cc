@@ -295,12 +295,10 @@ void Gru::recurrent_weights_backward(const math::ConstMatrixRef& h_prev, const m
              recurrent_h_.name.c_str());
 }
 
-void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::Matrix& h0, SequenceCache& cache,
-                  math::Matrix& states, Direction direction, Pass pass) const {
+void Gru::check_sequence(const math::Matrix& x, const math::Matrix& mask, const math::Matrix& h0) const {
   const Eigen::Index T = mask.rows(), B = mask.cols();
-  const int H = hidden_dim();
   check_shape(x, T * B, input_dim(), name_ + ".W input x (mask is " + shape_text(T, B) + ")");
-  check_shape(h0, B, H, recurrent_h_.name + " initial state h0");
+  check_shape(h0, B, hidden_dim(), recurrent_h_.name + " initial state h0");
   for (Eigen::Index i = 0; i < mask.size(); ++i) {
     const float m = mask.data()[i];
     if (m != 0.0f && m != 1.0f) {
@@ -308,6 +306,13 @@ void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::M
                         "] is " + std::to_string(m) + ", expected 0 or 1");
     }
   }
+}
+
+void Gru::forward(const math::Matrix& x, const math::Matrix& mask, const math::Matrix& h0, SequenceCache& cache,
+                  math::Matrix& states, Direction direction, Pass pass) const {
+  check_sequence(x, mask, h0);
+  const Eigen::Index T = mask.rows(), B = mask.cols();
+  const int H = hidden_dim();
   const bool keep = pass == Pass::kForwardBackward;
   cache.direction = direction;
   if (keep) {

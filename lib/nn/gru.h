@@ -151,6 +151,8 @@ class Gru {
   void forward(const math::Matrix& x, const math::Matrix& mask, const math::Matrix& h0, SequenceCache& cache,
                math::Matrix& states, Direction direction = Direction::kLeftToRight,
                Pass pass = Pass::kForwardBackward) const;
+  // The checks of forward: x [(T*B) x in] and h0 [B x H] for mask [T x B] of 0s and 1s.
+  void check_sequence(const math::Matrix& x, const math::Matrix& mask, const math::Matrix& h0) const;
   // Backpropagation through time for d_states: [(T*B) x H], then through project_inputs.
   // Adds into all four parameter gradients, into *dx ([(T*B) x in]) and *dh0 ([B x H])
   // when given. Its steps multiply by `transposed` (transpose_recurrent's, from the

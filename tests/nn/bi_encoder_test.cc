@@ -70,6 +70,30 @@ BOOST_AUTO_TEST_CASE(finite_difference_gradients_of_all_parameters) {
   BOOST_TEST(report.checked == registry.scalar_count());
 }
 
+BOOST_AUTO_TEST_CASE(finite_difference_gradients_of_a_deep_normalized_encoder) {
+  nn::ParameterRegistry registry;
+  // Four units: a normalisation over two values is +-1 whatever they are. The step is
+  // smaller than the other checks': normalized products of small states bend too sharply
+  // for 1e-2.
+  const nn::BiEncoder encoder(registry, "enc", kBiEncoderVocabulary, kBiEncoderEmbedding, 4, 3, {true, false});
+  BOOST_TEST(registry.get("enc.backward.transition3.gain_h").value.cols() == 4);
+  rt::randomize(registry, 32);
+  const std::vector<std::int32_t> ids = bi_encoder_test_ids();
+  const math::Matrix mask = bi_encoder_test_mask();
+  nn::BiEncoder::Cache cache;
+  const rt::GradientReport report = rt::check_gradients(
+      registry, {},
+      [&] {
+        math::Matrix annotations;
+        encoder.forward(ids, mask, cache, annotations);
+        return annotations;
+      },
+      [&](const math::Matrix& d_annotations, std::vector<math::Matrix>&) { encoder.backward(cache, d_annotations); },
+      1, 3e-3f);
+  BOOST_TEST(report.worst_error < kBiEncoderTolerance, report.worst_place);
+  BOOST_TEST(report.checked == registry.scalar_count());
+}
+
 BOOST_AUTO_TEST_CASE(padded_sentence_encodes_as_alone) {
   nn::ParameterRegistry registry;
   const nn::BiEncoder encoder(registry, "enc", kBiEncoderVocabulary, kBiEncoderEmbedding, kBiEncoderHidden);
