@@ -8,8 +8,9 @@ FlopCount training_flops(const ModelOptions& c, const BatchShape& s) {
   const double l = c.maxout, V = c.target_vocabulary, G = 3.0 * m;
   const double SB = S * B, TB = T * B;
   FlopCount f;
-  // Encoder, two directions: input projection (forward, dW, dx) and 3 + 6 recurrent products per step.
-  f.encoder = 2 * (3 * 2 * SB * e * 3 * n + S * (6 + 12) * B * n * n);
+  // Encoder, two directions: input projection (forward, dW, dx) and 3 + 6 recurrent products
+  // per step and transition.
+  f.encoder = 2 * (3 * 2 * SB * e * 3 * n + S * (6 + 12) * B * n * n * c.encoder_depth);
   // s_0 (forward, dW, dM), then by attention form. Per step and real source position, the
   // vector products: the context (forward, d_alpha, dH) and the score.
   const double positions = static_cast<double>(s.real_source_tokens);
@@ -37,7 +38,14 @@ FlopCount training_flops(const ModelOptions& c, const BatchShape& s) {
   }
   // Decoder GRU: embedding half of the input projection over all rows (forward, dW, dY),
   // context half per step (forward, dC) plus its dW over all rows, recurrent products.
-  f.decoder_recurrence = 3 * 2 * TB * e * G + (T - 1) * (2 * 2 * B * D * G + 18 * B * m * m) + 2 * TB * D * G;
+  // The conditional decoder runs every cell at all T steps, GRU_1 and GRU_2 each with their
+  // recurrent products, the transition cells with theirs.
+  if (c.decoder_depth > 1) {
+    f.decoder_recurrence = 3 * 2 * TB * e * G + T * (2 * 2 * B * D * G + 18 * B * m * m * c.decoder_depth) +
+                           2 * TB * D * G;
+  } else {
+    f.decoder_recurrence = 3 * 2 * TB * e * G + (T - 1) * (2 * 2 * B * D * G + 18 * B * m * m) + 2 * TB * D * G;
+  }
   // Deep output over all rows: three inputs, forward, dW and dX each.
   f.deep_output = 3 * 2 * TB * (m + e + D) * 2 * l;
   // Softmax layer over the real rows: forward, dW, dX.

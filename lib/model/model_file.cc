@@ -94,8 +94,8 @@ double least_parameter_floats(const ModelOptions& c) {
   const double e = c.embedding, n = c.encoder_hidden, m = c.decoder_hidden, l = c.maxout;
   const double vs = c.source_vocabulary, vt = c.target_vocabulary;
   double floats = vs * e + vt * e + vt;       // E_x, E_y, b_out
-  floats += 2 * e * 3 * n + 2 * n * 3 * n;    // encoder GRUs, both directions
-  floats += (e + 2 * n) * 3 * m + m * 3 * m;  // decoder GRU
+  floats += 2 * e * 3 * n + 2 * c.encoder_depth * n * 3 * n;  // encoder GRUs, both directions
+  floats += (e + 2 * n) * 3 * m + c.decoder_depth * m * 3 * m;  // decoder GRUs (all inputs, all U)
   floats += (m + e + 2 * n) * 2 * l;          // deep output
   if (!c.tied_embeddings) floats += l * vt;   // W_out
   if (c.attention_form == nn::AttentionForm::kAdditive) floats += (m + 2 * n + 1) * c.attention;

@@ -11,7 +11,8 @@
 // 2 adds ModelOptions::attention_form (the config's class version 1); 3 adds
 // ModelOptions::alignment_head (class version 2) and, with it, the head's parameters;
 // 4 adds the training options after the parameters (nmt-train's effective options as
-// --dump-config prints them; "" when read from an older file).
+// --dump-config prints them; "" when read from an older file); 5 adds layer normalisation
+// and the cell depths to the config (class version 3) and, with them, their parameters.
 // Writing goes through util::AtomicFileWriter: the old file stays until the new one is whole.
 // Reading checks every size in the payload before allocating (model/checked_archive.h).
 #include <boost/archive/binary_oarchive.hpp>
@@ -27,7 +28,7 @@
 
 namespace rnnsearch::model {
 
-constexpr std::uint32_t kModelFormatVersion = 4;
+constexpr std::uint32_t kModelFormatVersion = 5;
 
 enum class FileKind : std::uint32_t { kModel = 1, kCheckpoint = 2 };
 

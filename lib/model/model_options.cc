@@ -22,6 +22,8 @@ void ModelOptions::validate() const {
     throw util::UsageError("unknown attention form " + std::to_string(static_cast<int>(attention_form)));
   }
   util::check_range("alignment-head", alignment_head, 0, kMaxDimension);
+  util::check_range("enc-cell-depth", encoder_depth, 1, kMaxCellDepth);
+  util::check_range("dec-cell-depth", decoder_depth, 1, kMaxCellDepth);
   if (tied_embeddings && maxout != embedding) {
     throw util::UsageError("--tied-embeddings needs --dim-maxout equal to --dim-emb, got " + std::to_string(maxout) +
                            " and " + std::to_string(embedding));
@@ -29,8 +31,10 @@ void ModelOptions::validate() const {
 }
 
 std::string ModelOptions::summary() const {
-  return "emb " + std::to_string(embedding) + ", enc " + std::to_string(encoder_hidden) + "x2, dec " +
-         std::to_string(decoder_hidden) + ", att " + nn::attention_form_name(attention_form) +
+  const auto depth = [](int d) { return d > 1 ? " depth " + std::to_string(d) : std::string(); };
+  return "emb " + std::to_string(embedding) + ", enc " + std::to_string(encoder_hidden) + "x2" + depth(encoder_depth) +
+         ", dec " + std::to_string(decoder_hidden) + (conditional_decoder() ? " conditional" : "") +
+         depth(decoder_depth) + (layer_norm ? ", layer norm" : "") + ", att " + nn::attention_form_name(attention_form) +
          (attention_form == nn::AttentionForm::kAdditive ? " " + std::to_string(attention) : std::string()) +
          ", maxout " + std::to_string(maxout) + (tied_embeddings ? " (tied)" : "") +
          (alignment_head > 0 ? ", alignment head " + std::to_string(alignment_head) : std::string()) + ", vocab " +

@@ -14,6 +14,8 @@ namespace rnnsearch::model {
 // a damaged file, not a model.
 constexpr int kMaxDimension = 8192;
 constexpr int kMaxVocabulary = 10000000;
+// Transitions per step of a deep-transition GRU (--enc-cell-depth, --dec-cell-depth).
+constexpr int kMaxCellDepth = 8;
 
 struct ModelOptions {
   int source_vocabulary = 0;  // including the four specials (data::Vocabulary)
@@ -33,7 +35,17 @@ struct ModelOptions {
   // word links over a frozen translation model, it is what nmt-align reads. Model files
   // before format version 3 have none.
   int alignment_head = 0;
+  // Layer normalisation inside every GRU (nn::Gru). Model files before format version 5
+  // have none.
+  bool layer_norm = false;
+  // Transitions per step (nn::DeepGru) of each encoder direction, and of the decoder: 1 is
+  // the paper's decoder (attention reads s_{i-1}, one GRU reads [E_y y_{i-1}; c_i]); 2 or
+  // more the conditional GRU of Nematus and Marian (RnnSearch). Before format version 5: 1.
+  int encoder_depth = 1;
+  int decoder_depth = 1;
 
+  // Whether the decoder is the conditional GRU (decoder_depth > 1).
+  bool conditional_decoder() const { return decoder_depth > 1; }
   // Throws util::UsageError naming the option, its range and the value received.
   void validate() const;
   // "emb 256, enc 256x2, dec 512, att additive 512, maxout 256, vocab 5782/4388"
@@ -41,7 +53,8 @@ struct ModelOptions {
   std::string summary() const;
 
   // Class version 1 adds attention_form; version 0 (format version 1 files) is additive.
-  // Class version 2 adds alignment_head; earlier files have none.
+  // Class version 2 adds alignment_head; earlier files have none. Class version 3 adds
+  // layer_norm, encoder_depth and decoder_depth.
   template <class Archive>
   void serialize(Archive& archive, unsigned version) {
     archive & source_vocabulary & target_vocabulary & embedding & encoder_hidden & decoder_hidden & attention &
@@ -62,6 +75,15 @@ struct ModelOptions {
     } else {
       alignment_head = 0;
     }
+    unsigned char normalized = layer_norm;
+    if (version >= 3) {
+      archive & normalized & encoder_depth & decoder_depth;
+    } else {
+      normalized = 0;
+      encoder_depth = decoder_depth = 1;
+    }
+    if (normalized > 1) throw util::UsageError("the layer-normalization flag must be 0 or 1, got " + std::to_string(normalized));
+    layer_norm = normalized == 1;
   }
 };
 
@@ -71,4 +93,4 @@ nn::AttentionForm parse_attention_form(const std::string& name);
 
 }  // namespace rnnsearch::model
 
-BOOST_CLASS_VERSION(rnnsearch::model::ModelOptions, 2)
+BOOST_CLASS_VERSION(rnnsearch::model::ModelOptions, 3)

@@ -46,16 +46,45 @@ void log_softmax_allowed(math::Matrix& logits, const std::vector<const std::vect
   }
 }
 
+nn::GruOptions gru_options(const ModelOptions& config) { return {config.layer_norm, false}; }
+
+std::unique_ptr<nn::Gru> make_context_gru(nn::ParameterRegistry& parameters, const ModelOptions& config) {
+  if (!config.conditional_decoder()) return nullptr;
+  return std::make_unique<nn::Gru>(parameters, "decoder.gru2", 2 * config.encoder_hidden, config.decoder_hidden,
+                                   gru_options(config));
+}
+
+std::vector<std::unique_ptr<nn::Gru>> make_decoder_transitions(nn::ParameterRegistry& parameters,
+                                                               const ModelOptions& config) {
+  std::vector<std::unique_ptr<nn::Gru>> cells;
+  for (int k = 3; k <= config.decoder_depth; ++k) {
+    cells.push_back(std::make_unique<nn::Gru>(parameters, "decoder.gru" + std::to_string(k), 0, config.decoder_hidden,
+                                              nn::GruOptions{config.layer_norm, true}));
+  }
+  return cells;
+}
+
+// Layer normalisation's gains start at 1, so that a new model computes its GRUs as
+// normalized products alone.
+bool is_gain(const std::string& name) {
+  return ends_with(name, ".gain_in") || ends_with(name, ".gain_zr") || ends_with(name, ".gain_h");
+}
+
 }  // namespace
 
 RnnSearch::RnnSearch(const ModelOptions& config)
     : config_((config.validate(), config)),
-      encoder_(parameters_, "encoder", config.source_vocabulary, config.embedding, config.encoder_hidden),
+      encoder_(parameters_, "encoder", config.source_vocabulary, config.embedding, config.encoder_hidden,
+               config.encoder_depth, gru_options(config)),
       init_(parameters_, "decoder.init", 2 * config.encoder_hidden, config.decoder_hidden),
       target_embedding_(parameters_, "decoder.embedding", config.target_vocabulary, config.embedding),
       attention_(nn::make_attention(config.attention_form, parameters_, "decoder.attention", 2 * config.encoder_hidden,
                                     config.decoder_hidden, config.attention)),
-      decoder_(parameters_, "decoder.gru", config.embedding + 2 * config.encoder_hidden, config.decoder_hidden),
+      decoder_(parameters_, "decoder.gru",
+               config.embedding + (config.conditional_decoder() ? 0 : 2 * config.encoder_hidden), config.decoder_hidden,
+               gru_options(config)),
+      context_gru_(make_context_gru(parameters_, config)),
+      decoder_transitions_(make_decoder_transitions(parameters_, config)),
       deep_output_(parameters_, "decoder.deep_output", config.decoder_hidden, config.embedding,
                    2 * config.encoder_hidden, config.maxout),
       output_weight_(config.tied_embeddings ? nullptr
@@ -75,6 +104,8 @@ void RnnSearch::initialize(Initialization init, util::Rng& rng) {
     const std::string& name = p->name;
     if (ends_with(name, ".b")) {
       p->value.setZero();
+    } else if (is_gain(name)) {
+      p->value.setOnes();
     } else if (ends_with(name, ".U_zr") || ends_with(name, ".U_h")) {
       nn::fill_orthogonal(p->value, rng);
     } else if (init == Initialization::kPaper) {
@@ -136,7 +167,11 @@ void RnnSearch::set_inference_precision(math::Precision precision) {
   encoder_.set_inference_precision(precision);
   attention_->set_inference_precision(precision);
   const bool reduced = precision != math::Precision::kFp32;
-  decoder_.set_inference_precision(precision, reduced ? config_.embedding : 0);
+  // The paper's decoder multiplies the context rows of its W apart (project_inputs_tail);
+  // the conditional one's GRU_1 reads the word alone, whose products come from the table.
+  decoder_.set_inference_precision(precision, reduced && !config_.conditional_decoder() ? config_.embedding : 0);
+  if (context_gru_) context_gru_->set_inference_precision(precision);
+  for (auto& cell : decoder_transitions_) cell->set_inference_precision(precision);
   deep_output_.set_inference_precision(precision);
   if (reduced) {
     work_->word_products.reset(parameters_.get("decoder.embedding.E").value, decoder_.input_weight().value,
@@ -192,6 +227,22 @@ void RnnSearch::step_to_readout(const EncoderOutput& encoded, const std::vector<
                       std::to_string(B) + " rows");
   }
   math::check_shape(state, B, config_.decoder_hidden, "decoder_step state");
+  if (config_.conditional_decoder()) {
+    if (precision_ != math::Precision::kFp32) {
+      w.word_products.lookup(previous, w.step_projected, w.step_word_deep);
+      decoder_.add_input_bias(w.step_projected);
+    } else {
+      target_embedding_.forward(previous, w.step_embedded);  // [B x e]
+      decoder_.project_inputs(w.step_embedded, w.step_projected);
+    }
+    conditional_step(encoded, row_sentence, state, next_state, weights);
+    if (precision_ != math::Precision::kFp32) {
+      deep_output_.forward_with_embedding_product(next_state, w.step_word_deep, w.context, w.step_deep, w.step_readout);
+    } else {
+      deep_output_.forward(next_state, w.step_embedded, w.context, w.step_deep, w.step_readout);
+    }
+    return;
+  }
   attention_->step(state, encoded.annotations, encoded.keys, encoded.source_mask, w.step_attention, w.context, weights,
                    row_sentence);
   if (precision_ != math::Precision::kFp32) {  // the previous word's products from the table

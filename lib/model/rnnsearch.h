@@ -9,6 +9,17 @@
 //   p(y_i) = softmax(t_i W_out + b_out)       W_out = E_y^T with tied embeddings
 // Dropout (inverted) on both embeddings and on t_i, in training only.
 //
+// Options of the field's later RNN systems (Nematus, Marian --type s2s), off by default:
+// layer normalisation inside every GRU (config.layer_norm, nn::Gru), deep-transition
+// encoder GRUs (config.encoder_depth, nn::DeepGru), and with config.decoder_depth = D > 1
+// the conditional GRU decoder (Sennrich et al. 2017, "Nematus"; Miceli Barone et al. 2017):
+//   s'_i  = GRU_1(s_{i-1}, E_y y_{i-1})        "decoder.gru", input e
+//   c_i   = attention(s'_i, h)
+//   s_i   = T_D(... T_3(GRU_2(s'_i, c_i)))     "decoder.gru2", input 2n; transition cells
+//                                              "decoder.gru3" ... "decoder.gruD"
+//   t_i   = maxout_2(s_i U_o + E_y y_{i-1} V_o + c_i C_o + b_o)
+// so the attention reads a state that has seen y_{i-1}, and the readout the new state.
+//
 // Optional alignment head (config.alignment_head = A' > 0; Zenkel et al. 2019 and Garg et
 // al. 2019 add such a layer for alignment): a second additive attention whose query also
 // reads the word being emitted,
@@ -26,6 +37,7 @@
 //
 // One object holds one set of parameters and the scratch buffers of one batch: data-
 // parallel training keeps one replica per thread.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -63,7 +75,12 @@ enum class Initialization {
 struct TransposedWeights {
   nn::BiEncoder::TransposedRecurrent encoder;
   nn::Gru::TransposedRecurrent decoder;
-  math::Matrix context;                        // rows e.. of decoder.gru.W, transposed: [3m x 2n]
+  // The conditional decoder's other cells: decoder.gru2, then the transition cells (an
+  // array, so that parts made at the same time never resize it).
+  std::array<nn::Gru::TransposedRecurrent, kMaxCellDepth> decoder_cells;
+  // The context's input weights, transposed: [3m x 2n], rows e.. of decoder.gru.W (or
+  // decoder.gru2.W, conditional).
+  math::Matrix context;
   nn::Attention::TransposedWeights attention;  // additive: W_a^T
   math::Matrix output;                         // W_out^T: [V_y x l]; empty with tied embeddings
 };
@@ -229,6 +246,21 @@ class RnnSearch {
   nn::CrossEntropySum alignment_head_loss(const data::Batch& batch, const LossOptions& options, float gradient_scale);
   void alignment_head_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale);
 
+  // The conditional decoder (rnnsearch_conditional.cc): its recurrence over a batch, the
+  // backward pass through it and its cells' weight gradients, and its inference step up to
+  // s_i, c_i and alpha_i (the previous word's embedding or products already looked up).
+  void conditional_forward(const data::Batch& batch, nn::Pass pass);
+  void conditional_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale,
+                            const TransposedWeights& transposed);
+  void conditional_weights_backward(const data::Batch& batch);
+  void conditional_step(const EncoderOutput& encoded, const std::vector<int>* row_sentence,
+                        const math::Matrix& state, math::Matrix& next_state, math::Matrix& weights);
+  // The backward pass of one step's GRU_2 and transition cells, from the gradient of s_i
+  // to those of c_i's projection and s'_i (work_->d_query_step, added to).
+  void conditional_cells_step_backward(int i, const TransposedWeights& transposed);
+  // The cells after GRU_1 (GRU_2 and the transition cells), in order.
+  std::vector<const nn::Gru*> upper_decoder_cells() const;
+
   ModelOptions config_;
   nn::ParameterRegistry parameters_{nn::GradientStorage::kOnDemand};  // gradients from the first loss with them
   nn::BiEncoder encoder_;
@@ -236,6 +268,9 @@ class RnnSearch {
   nn::Embedding target_embedding_;   // E_y: [V_y x e]
   std::unique_ptr<nn::Attention> attention_;
   nn::Gru decoder_;                  // input [e + 2n]: rows 0..e-1 read E_y y, rows e.. read c
+                                     // (conditional: input e, E_y y only)
+  std::unique_ptr<nn::Gru> context_gru_;                         // conditional: GRU_2, input 2n
+  std::vector<std::unique_ptr<nn::Gru>> decoder_transitions_;   // conditional: T_3 ... T_D
   nn::DeepOutput deep_output_;
   nn::Parameter* output_weight_;     // W_out: [l x V_y], null with tied embeddings
   nn::Parameter& output_bias_;       // b_out: [1 x V_y]

@@ -39,14 +39,6 @@ void fill_dropout(math::Matrix& mask, Eigen::Index rows, Eigen::Index cols, floa
   rng = local;
 }
 
-// The step caches a pass over T steps needs: one per step for backward, else one scratch.
-template <typename Cache>
-Cache& step_cache(std::vector<Cache>& caches, int i, nn::Pass pass) {
-  const std::size_t needed = pass == nn::Pass::kForwardBackward ? static_cast<std::size_t>(i) + 1 : 1;
-  if (caches.size() < needed) caches.resize(needed);
-  return caches[pass == nn::Pass::kForwardBackward ? static_cast<std::size_t>(i) : 0];
-}
-
 bool has_guide(const data::Batch& batch, const LossOptions& options) {
   return options.guided_alignment_weight != 0.0f && batch.guide.size() > 0;
 }
@@ -106,7 +98,11 @@ void RnnSearch::forward(const data::Batch& batch, float dropout, util::Rng* drop
   w.dropout = dropout > 0.0f;
   encoder_forward(batch, dropout, dropout_rng, pass);
   decoder_inputs_forward(batch, dropout, dropout_rng);
-  decoder_forward(batch, pass);
+  if (config_.conditional_decoder()) {
+    conditional_forward(batch, pass);
+  } else {
+    decoder_forward(batch, pass);
+  }
 }
 
 // Encoder, attention keys, s_0.
@@ -120,7 +116,8 @@ void RnnSearch::encoder_forward(const data::Batch& batch, float dropout, util::R
   initial_state_forward(w.annotations, batch.source_mask, d.B, w.mean, w.initial_state);
 }
 
-// Target embeddings and their half of the decoder input projection, for all steps at once.
+// Target embeddings and their half of the decoder input projection (all of GRU_1's in the
+// conditional decoder), for all steps at once.
 void RnnSearch::decoder_inputs_forward(const data::Batch& batch, float dropout, util::Rng* dropout_rng) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
@@ -133,7 +130,7 @@ void RnnSearch::decoder_inputs_forward(const data::Batch& batch, float dropout, 
   w.projected.resize(d.TB, d.G);
   math::gemm(w.embedded, Transpose::kNo, gru_weight.value.topRows(d.e), Transpose::kNo, w.projected, 1.0f, 0.0f,
              gru_weight.name.c_str());
-  w.projected.rowwise() += parameters_.get("decoder.gru.b").value.row(0);
+  decoder_.add_input_bias(w.projected);
 }
 
 // The recurrence: c_i from s_{i-1}, then s_i (the last s_i is never read).
@@ -171,7 +168,9 @@ nn::CrossEntropySum RnnSearch::output_loss(const data::Batch& batch, const LossO
                                            util::Rng* dropout_rng, nn::Pass pass, float gradient_scale) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
-  deep_output_.forward(w.states, w.embedded, w.contexts, w.deep, w.readout);  // t: [(T*B) x l]
+  // t: [(T*B) x l], from s_{i-1} (the conditional decoder: s_i)
+  deep_output_.forward(config_.conditional_decoder() ? w.next_states : w.states, w.embedded, w.contexts, w.deep,
+                       w.readout);
   if (w.dropout) {
     fill_dropout(w.readout_dropout, d.TB, d.l, options.dropout, *dropout_rng);
     w.readout.array() *= w.readout_dropout.array();
@@ -213,16 +212,22 @@ void RnnSearch::backward(const data::Batch& batch, const LossOptions& options, f
     transposed = &work_->transposed;
   }
   output_loss_backward(*transposed);
-  decoder_backward(batch, options, gradient_scale, *transposed);
-  decoder_weights_backward(batch);
+  if (config_.conditional_decoder()) {
+    conditional_backward(batch, options, gradient_scale, *transposed);
+    conditional_weights_backward(batch);
+  } else {
+    decoder_backward(batch, options, gradient_scale, *transposed);
+    decoder_weights_backward(batch);
+  }
   encoder_backward(batch, *transposed);
 }
 
 void RnnSearch::transpose_weights(TransposedWeights& out, int part, int parts) const {
   const long n = config_.encoder_hidden, m = config_.decoder_hidden, A = attention_->key_dim();
   const long V = output_weight_ ? static_cast<long>(output_weight_->value.size()) : 0;
+  const nn::Parameter& context_weight = parameters_.get(config_.conditional_decoder() ? "decoder.gru2.W" : "decoder.gru.W");
   std::vector<std::pair<long, std::function<void()>>> pieces = {
-      {6 * n * m, [&] { math::transpose(parameters_.get("decoder.gru.W").value.bottomRows(2 * n), out.context); }},
+      {6 * n * m, [&] { math::transpose(context_weight.value.bottomRows(2 * n), out.context); }},
       {3 * m * m, [&] { decoder_.transpose_recurrent(out.decoder); }},
       {A * m, [&] { attention_->transpose_weights(out.attention); }},
       {3 * n * n, [&] { encoder_.transpose_recurrent(out.encoder, 0); }},
@@ -231,6 +236,10 @@ void RnnSearch::transpose_weights(TransposedWeights& out, int part, int parts) c
          if (output_weight_) math::transpose(output_weight_->value, out.output);
        }},
   };
+  const auto cells = upper_decoder_cells();
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    pieces.emplace_back(3 * m * m, [&, k] { cells[k]->transpose_recurrent(out.decoder_cells[k]); });
+  }
   // Largest first, each to the part with the least so far (ties: the lowest part).
   std::stable_sort(pieces.begin(), pieces.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<long> load(static_cast<std::size_t>(std::max(parts, 1)), 0);
@@ -254,8 +263,14 @@ void RnnSearch::output_loss_backward(const TransposedWeights& transposed) {
   w.d_states.setZero(d.TB, d.m);
   w.d_embedded.setZero(d.TB, d.e);
   w.d_contexts.setZero(d.TB, d.D);
-  deep_output_.backward(w.states, w.embedded, w.contexts, w.deep, w.d_readout, &w.d_states, &w.d_embedded,
-                        &w.d_contexts);
+  if (config_.conditional_decoder()) {
+    w.d_next_states.setZero(d.TB, d.m);
+    deep_output_.backward(w.next_states, w.embedded, w.contexts, w.deep, w.d_readout, &w.d_next_states, &w.d_embedded,
+                          &w.d_contexts);
+  } else {
+    deep_output_.backward(w.states, w.embedded, w.contexts, w.deep, w.d_readout, &w.d_states, &w.d_embedded,
+                          &w.d_contexts);
+  }
 }
 
 // Through the recurrence, last step first; the per-step weight gradients are deferred to
@@ -268,6 +283,7 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
   // Gru::step_backward overwrites the blocks of steps 0..T-2; the last step has no GRU step.
   w.d_projected.resize(d.TB, d.G);
   w.d_projected.bottomRows(d.B).setZero();
+  if (decoder_.separate_recurrent_gradients()) w.d_recurrent.resize(d.TB, d.G);
   w.d_annotations.setZero(d.SB, d.D);
   w.d_keys.setZero(d.SB, w.keys.cols());
   w.d_query_step.resize(d.B, d.m);
@@ -277,8 +293,12 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
     const Eigen::Index rows = static_cast<Eigen::Index>(i) * d.B;  // block i
     if (i + 1 < d.T) {
       auto d_step_projected = w.d_projected.middleRows(rows, d.B);
+      math::MatrixRef d_recurrent = decoder_.separate_recurrent_gradients()
+                                        ? math::MatrixRef(w.d_recurrent.middleRows(rows, d.B))
+                                        : math::MatrixRef(d_step_projected);
       decoder_.step_backward(w.gru_steps[i], w.d_states.middleRows(rows + d.B, d.B), d_step_projected,
-                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &transposed.decoder);
+                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &transposed.decoder,
+                             &d_recurrent);
       math::gemm(d_step_projected, Transpose::kNo, transposed.context, Transpose::kNo,
                  w.d_contexts.middleRows(rows, d.B), 1.0f, 1.0f, gru_weight.name.c_str());
     }
@@ -305,8 +325,9 @@ void RnnSearch::decoder_weights_backward(const data::Batch& batch) {
   Workspace& w = *work_;
   const BatchDims& d = w.dims;
   const Eigen::Index stepped = static_cast<Eigen::Index>(d.T - 1) * d.B;
+  const math::Matrix& d_recurrent = decoder_.separate_recurrent_gradients() ? w.d_recurrent : w.d_projected;
   decoder_.recurrent_weights_backward(w.states.topRows(stepped), w.reset_states.topRows(stepped),
-                                      w.d_projected.topRows(stepped));
+                                      d_recurrent.topRows(stepped));
   if (attention_->deferred_dim() > 0) attention_->query_weights_backward(w.states, w.d_projected_queries);
 
   nn::Parameter& gru_weight = parameters_.get("decoder.gru.W");  // [(e + 2n) x 3m]
@@ -315,7 +336,7 @@ void RnnSearch::decoder_weights_backward(const data::Batch& batch) {
              1.0f, name);
   math::gemm(w.contexts, Transpose::kYes, w.d_projected, Transpose::kNo, gru_weight.gradient.bottomRows(d.D), 1.0f,
              1.0f, name);
-  parameters_.get("decoder.gru.b").gradient.row(0) += w.d_projected.colwise().sum();
+  decoder_.input_bias_backward(w.d_projected);
   math::gemm(w.d_projected, Transpose::kNo, gru_weight.value.topRows(d.e), Transpose::kYes, w.d_embedded, 1.0f, 1.0f,
              name);
   if (w.dropout) w.d_embedded.array() *= w.target_dropout.array();

@@ -38,6 +38,14 @@ struct BatchDims {
   Eigen::Index SB = 0, TB = 0;     // source rows S*B, target rows T*B
 };
 
+// The step caches a pass over T steps needs: one per step for backward, else one scratch.
+template <typename Cache>
+Cache& step_cache(std::vector<Cache>& caches, int i, nn::Pass pass) {
+  const std::size_t needed = pass == nn::Pass::kForwardBackward ? static_cast<std::size_t>(i) + 1 : 1;
+  if (caches.size() < needed) caches.resize(needed);
+  return caches[pass == nn::Pass::kForwardBackward ? static_cast<std::size_t>(i) : 0];
+}
+
 struct RnnSearch::Workspace {
   // The batch the forward pass ran on.
   BatchDims dims;
@@ -62,6 +70,20 @@ struct RnnSearch::Workspace {
   std::vector<nn::Gru::StepCache> gru_steps;
   std::vector<math::Matrix> weights;  // alpha_i of every step: T x [B x S]
   math::Matrix query, context;        // one step's [B x m], [B x 2n]
+  // The conditional decoder (RnnSearch::conditional_forward): s'_i and s_i of every step,
+  // GRU_2's input projection, and the step caches of GRU_2 and the transition cells (step
+  // i, cell k at i * cells + k; one per cell with Pass::kForwardOnly).
+  math::Matrix queries;            // [(T*B) x m], block i = s'_i
+  math::Matrix next_states;        // [(T*B) x m], block i = s_i (what the readout reads)
+  math::Matrix context_projected;  // [(T*B) x 3m], block i = c_i W_2 (+ b_2)
+  std::vector<nn::Gru::StepCache> upper_steps;
+  // Its backward: d of s_i from the readout, of GRU_2's projection, of each upper cell's
+  // recurrent products (for the deferred U gradients, with the states and reset states
+  // gathered from the step caches), and one step's scratch.
+  math::Matrix d_next_states, d_context_projected;
+  std::vector<math::Matrix> d_upper_recurrent, upper_h_prev, upper_reset;
+  math::Matrix d_upper, d_lower, d_cell_projected;
+  math::Matrix d_recurrent;        // GRU_1 (decoder.gru) under layer normalisation: [(T*B) x 3m]
   // Deep output and softmax layer.
   nn::DeepOutput::Cache deep;
   math::Matrix readout;         // t: [(T*B) x l]
@@ -94,6 +116,8 @@ struct RnnSearch::Workspace {
   nn::Gru::StepCache step_gru;
   nn::DeepOutput::Cache step_deep;
   math::Matrix step_embedded, step_input, step_projected, step_readout;
+  math::Matrix step_query, step_context_projected;  // the conditional decoder's s'_i and c_i W_2
+  std::vector<nn::Gru::StepCache> step_upper;       // its GRU_2 and transition cells
   math::Matrix step_word_gru, step_word_deep;  // int8, bf16: the previous words' rows of word_products
   WordProducts word_products;
   math::Matrix step_allowed;  // a row's allowed logits, gathered (decoder_step with a shortlist)

@@ -359,8 +359,8 @@ BOOST_AUTO_TEST_CASE(transposed_copies_made_in_parts_give_the_same_gradients) {
     net.transpose_weights(whole);
     for (int part = 0; part < 3; ++part) net.transpose_weights(parts, part, 3);  // as three threads
     BOOST_TEST((parts.context == whole.context && parts.decoder.zr == whole.decoder.zr &&
-                parts.decoder.h == whole.decoder.h && parts.encoder.forward.zr == whole.encoder.forward.zr &&
-                parts.encoder.backward.h == whole.encoder.backward.h && parts.attention.query == whole.attention.query &&
+                parts.decoder.h == whole.decoder.h && parts.encoder.forward.cells[0].zr == whole.encoder.forward.cells[0].zr &&
+                parts.encoder.backward.cells[0].h == whole.encoder.backward.cells[0].h && parts.attention.query == whole.attention.query &&
                 parts.output == whole.output));
     BOOST_TEST((whole.output == net.parameters().get("decoder.output.W").value.transpose()));
     BOOST_TEST((whole.context == net.parameters().get("decoder.gru.W").value.bottomRows(4).transpose()));
