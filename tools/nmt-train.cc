@@ -66,6 +66,9 @@ po::options_description model_options(Arguments& a) {
       ("attention", rnnsearch::util::enum_value(&a.options.model.attention_form, rnnsearch::nn::attention_form_name, rnnsearch::model::parse_attention_form), "attention form: additive (Bahdanau), general or dot (Luong), none (RNNencdec: one fixed context, no alignment)")
       ("dim-maxout", po::value(&a.options.model.maxout)->default_value(a.options.model.maxout), "deep output size after maxout")
       ("tied-embeddings", po::bool_switch(&a.options.model.tied_embeddings), "output layer shares the target embeddings (needs --dim-maxout = --dim-emb)")
+      ("layer-normalization", po::bool_switch(&a.options.model.layer_norm), "layer normalisation inside every GRU (Nematus, Marian --layer-normalization)")
+      ("enc-cell-depth", po::value(&a.options.model.encoder_depth)->default_value(a.options.model.encoder_depth), "GRU transitions per source position in each encoder direction (deep transition)")
+      ("dec-cell-depth", po::value(&a.options.model.decoder_depth)->default_value(a.options.model.decoder_depth), "decoder GRU transitions per step: 1 = the paper's decoder, 2 or more = the conditional GRU (attention reads a state that has seen the previous word)")
       ("init", rnnsearch::util::enum_value(&a.options.init, rnnsearch::train::initialization_name, rnnsearch::train::parse_initialization), "initialization: xavier, paper")
       ("seed", rnnsearch::util::unsigned_value(&a.options.seed, "seed")->default_value(a.options.seed), "random seed (initialization, shuffling, dropout)");
   return model;

@@ -49,7 +49,10 @@ std::string architecture_lines(const model::ModelOptions& config) {
          util::config_line("alignment-head", std::to_string(config.alignment_head)) +
          util::config_line("attention", nn::attention_form_name(config.attention_form)) +
          util::config_line("dim-maxout", std::to_string(config.maxout)) +
-         util::config_line("tied-embeddings", config.tied_embeddings ? "true" : "false");
+         util::config_line("tied-embeddings", config.tied_embeddings ? "true" : "false") +
+         util::config_line("layer-normalization", config.layer_norm ? "true" : "false") +
+         util::config_line("enc-cell-depth", std::to_string(config.encoder_depth)) +
+         util::config_line("dec-cell-depth", std::to_string(config.decoder_depth));
 }
 
 bool exists(const std::string& path) {
@@ -64,7 +67,7 @@ bool fixed_on_resume(const std::string& name) {
       "vocabs",         "src-vocab-size", "tgt-vocab-size",  "pretrained-model", "dim-emb",
       "dim-enc",        "dim-dec",        "dim-att",         "alignment-head",   "attention",
       "dim-maxout",     "tied-embeddings", "init",           "seed",             "optimizer",
-      "precision",      "exponential-smoothing"};
+      "precision",      "exponential-smoothing", "layer-normalization", "enc-cell-depth", "dec-cell-depth"};
   return fixed.count(name) > 0;
 }
 

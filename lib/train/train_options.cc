@@ -88,6 +88,8 @@ void check_ranges(const TrainOptions& c) {
   check_range("dim-att", c.model.attention, 1, model::kMaxDimension);
   check_range("dim-maxout", c.model.maxout, 1, model::kMaxDimension);
   check_range("alignment-head", c.model.alignment_head, 0, model::kMaxDimension);
+  check_range("enc-cell-depth", c.model.encoder_depth, 1, model::kMaxCellDepth);
+  check_range("dec-cell-depth", c.model.decoder_depth, 1, model::kMaxCellDepth);
   check_range("mini-batch", c.batching.sentences, 0, 100000);
   check_range("mini-batch-words", c.batching.target_tokens, 0, 10000000);
   check_range("sort-window", c.batching.sort_window, 1, 100000);

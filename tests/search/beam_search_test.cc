@@ -33,7 +33,8 @@ struct TrainedReversal {
   std::vector<std::vector<std::int32_t>> sources;
   std::string test_text;  // the held-out sources, a line each
 
-  explicit TrainedReversal(long updates = 100) {
+  // deep: --layer-normalization --enc-cell-depth 2 --dec-cell-depth 3.
+  explicit TrainedReversal(long updates = 100, bool deep = false) {
     util::Rng rng(21);
     std::ostringstream source, target, test;
     for (int i = 0; i < 2300; ++i) {
@@ -58,6 +59,9 @@ struct TrainedReversal {
     config.dropout = 0.0f;
     config.learning_rate = 3e-3f;
     config.max_updates = updates;  // 100 by default: the model still makes mistakes for beams to differ
+    config.model.layer_norm = deep;
+    config.model.encoder_depth = deep ? 2 : 1;
+    config.model.decoder_depth = deep ? 3 : 1;
     config.quiet = true;
     train::run_training(config);
     loaded = model::read_model_file(config.model_path);
@@ -398,6 +402,20 @@ BOOST_AUTO_TEST_CASE(reduced_precisions_decode_alike_in_any_batch_or_thread_and_
   }
   // Back to fp32 (the packs dropped): the very bytes of before.
   BOOST_TEST((decode_lines(task, math::Precision::kFp32, 7, 2) == fp32));
+}
+
+// The same guarantees for a deep-transition, layer-normalised model with the conditional
+// decoder: the same bytes for any batch and thread count, in every precision.
+BOOST_AUTO_TEST_CASE(a_deep_layer_normalised_model_decodes_alike_in_any_batch_or_thread) {
+  TrainedReversal task(100, true);
+  for (const math::Precision precision : {math::Precision::kFp32, math::Precision::kInt8, math::Precision::kBf16}) {
+    if (!math::precision_supported(precision)) continue;
+    BOOST_TEST_INFO(math::precision_name(precision));
+    const auto lines = decode_lines(task, precision, 32, 1);
+    BOOST_TEST((decode_lines(task, precision, 1, 1) == lines));
+    BOOST_TEST((decode_lines(task, precision, 32, 2) == lines));
+    BOOST_TEST((decode_lines(task, precision, 5, 2) == lines));
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

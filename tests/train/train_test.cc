@@ -3,6 +3,8 @@
 // as an uninterrupted one, validation, dropout, guided alignment, two threads,
 // exponential smoothing and kept checkpoints included), what exponential smoothing
 // changes (what is validated and saved, not the training), and --keep-checkpoints.
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -107,13 +109,23 @@ std::vector<double> cross_entropies(const train::TrainOutcome& outcome) {
 
 // Trains 40 updates straight, then in three legs with resumes (validation, learning-rate
 // decay, dropout, label smoothing, guided alignment, two threads), with `smoothing` and
-// `keep` (--exponential-smoothing, --keep-checkpoints, a save every 5 updates): the two
-// end with the same bits in every file.
-void check_resume_gives_the_same_bits(float smoothing, int keep) {
+// `keep` (--exponential-smoothing, --keep-checkpoints, a save every 5 updates), and with
+// `deep` a deep layer-normalised model (make_deep): the two end with the same bits in
+// every file.
+// A deep-transition, layer-normalised model with the conditional decoder
+// (--layer-normalization --enc-cell-depth 2 --dec-cell-depth 3).
+void make_deep(train::TrainOptions& config) {
+  config.model.layer_norm = true;
+  config.model.encoder_depth = 2;
+  config.model.decoder_depth = 3;
+}
+
+void check_resume_gives_the_same_bits(float smoothing, int keep, bool deep = false) {
   rt::TempDir dir;
   write_reversal_task(dir, "train", 400, 3);
   write_reversal_task(dir, "valid", 40, 4);
   train::TrainOptions config = small_config(dir);
+  if (deep) make_deep(config);
   config.valid_source = (dir.path() / "valid.src").string();
   config.valid_target = (dir.path() / "valid.tgt").string();
   config.valid_freq = 7;
@@ -184,10 +196,14 @@ BOOST_AUTO_TEST_CASE(resume_with_exponential_smoothing_and_kept_checkpoints_give
   check_resume_gives_the_same_bits(0.05f, 2);
 }
 
-BOOST_AUTO_TEST_CASE(same_seed_and_threads_give_the_same_model_and_another_seed_does_not) {
+BOOST_AUTO_TEST_CASE(a_deep_layer_normalised_model_resumes_bit_for_bit) { check_resume_gives_the_same_bits(0.0f, 0, true); }
+
+BOOST_DATA_TEST_CASE(same_seed_and_threads_give_the_same_model_and_another_seed_does_not,
+                     boost::unit_test::data::make({false, true}), deep) {
   rt::TempDir dir;
   write_reversal_task(dir, "train", 200, 5);
   train::TrainOptions config = small_config(dir);
+  if (deep) make_deep(config);
   config.threads = 2;
   config.dropout = 0.1f;
   config.max_updates = 10;
