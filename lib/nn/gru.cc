@@ -209,13 +209,28 @@ void Gru::recurrent_step(math::MatrixRef h, StepCache& cache) const {
 void Gru::normalized_backward(const math::ConstMatrixRef& d_pre, const math::Matrix& hat,
                               const std::vector<float>& inv_std, Parameter& gain, math::Matrix& d_scaled,
                               math::MatrixRef d_raw) const {
-  gain.gradient.row(0) += (d_pre.array() * hat.array()).matrix().colwise().sum();
-  d_scaled = (d_pre.array().rowwise() * gain.value.row(0).array()).matrix();
+  const Eigen::Index n = hat.cols();
+  float* d_gain = gain.gradient.data();
+  d_scaled.resize(hat.rows(), n);
+  for (Eigen::Index r = 0; r < hat.rows(); ++r) {  // row by row: the rows are contiguous
+    const float* d = d_pre.row(r).data();
+    const float* h = hat.row(r).data();
+    const float* g = gain.value.data();
+    float* scaled = d_scaled.row(r).data();
+    for (Eigen::Index k = 0; k < n; ++k) {
+      d_gain[k] += d[k] * h[k];
+      scaled[k] = d[k] * g[k];
+    }
+  }
   layer_norm_rows_backward(d_scaled, hat, inv_std.data(), d_raw);
 }
 
 void Gru::input_side_backward(const StepCache& cache, math::MatrixRef d_projected) const {
-  bias_.gradient.row(0) += d_projected.colwise().sum();
+  float* d_bias = bias_.gradient.data();
+  for (Eigen::Index r = 0; r < d_projected.rows(); ++r) {
+    const float* d = d_projected.row(r).data();
+    for (Eigen::Index k = 0; k < d_projected.cols(); ++k) d_bias[k] += d[k];
+  }
   if (input_gain_) {
     normalized_backward(d_projected, cache.input_hat, cache.input_inv_std, *input_gain_, cache.d_scaled, d_projected);
   }
