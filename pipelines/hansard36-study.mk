@@ -9,9 +9,10 @@
 # gets the configuration's sizes (MODEL_OPTS), STUDY_TRAIN_OPTS (the hansard36 training
 # without validation: the whole budget goes to training, the last parameters are the model),
 # its own options, STUDY_MINUTES of training and STUDY_THREADS threads. Each translates the
-# valid and test sets with beam STUDY_BEAM on STUDY_THREADS threads (STUDY_DECODE_OPTS; fp32
-# and no shortlist unless set there); BLEU and chrF of both (detokenized, cased); BLEU by source
-# length on test, every system a column (nmt-by-length: length.txt, length.svg).
+# valid and test sets with beam STUDY_BEAM on STUDY_THREADS threads (STUDY_PRECISION, fp32 by
+# default: the hansard36 configuration has no shortlist, STUDY_SHORTLIST=yes makes one);
+# BLEU and chrF of both (detokenized, cased); BLEU by source length on test, every system a
+# column (nmt-by-length: length.txt, length.svg).
 # With MARIAN_BUILD (or MARIAN_DIR) set, scripts/bench-marian.sh trains each MARIAN_SYSTEMS
 # item ("name:Marian options", same syntax) on the same BPE'd text and vocabularies for the
 # same minutes and threads, translated and scored the same way. The table (table.txt): one
@@ -26,6 +27,13 @@ STUDY_VARIANTS    ?= base: ln:--layer-normalization dt:--enc-cell-depth 2 --dec-
                      ln-dt:--layer-normalization --enc-cell-depth 2 --dec-cell-depth 2
 STUDY_TRAIN_OPTS  ?= --mini-batch 64 --max-length 80 --dropout 0.1 --label-smoothing 0.1 --save-freq 500 \
                      --log-freq 500 --early-stopping 0 --final-model last
+# Decoding: STUDY_PRECISION (nmt-decode --precision: fp32, int8, bf16, auto), with
+# STUDY_SHORTLIST=yes a lexical shortlist (nmt-align ibm2 on the first STUDY_SHORTLIST_PAIRS
+# BPE'd training pairs, then nmt-shortlist STUDY_SHORTLIST_OPTS), and STUDY_DECODE_OPTS.
+STUDY_PRECISION   ?= fp32
+STUDY_SHORTLIST   ?= no
+STUDY_SHORTLIST_PAIRS ?= 200000
+STUDY_SHORTLIST_OPTS  ?= --first 100 --best 100
 STUDY_DECODE_OPTS ?= --max-length 0
 # Marian's RNNs (scripts/bench-marian.sh: --dim-emb 256 --dim-rnn 256 and our training options
 # by default): s2s and amun at our sizes, and s2s as the Edinburgh WMT17 systems built it
@@ -63,7 +71,11 @@ ifneq ($(words $(STUDY_NAMES) $(MARIAN_NAMES)),$(words $(sort $(STUDY_NAMES) $(M
 endif
 
 STUDY_SYSTEMS     := $(STUDY_NAMES) $(MARIAN_NAMES)
-STUDY_DECODE_CONF := $(call options_file,study-decode,$(STUDY_BEAM) $(STUDY_DECODE_OPTS) $(STUDY_THREADS))
+STUDY_SHORTLIST_FILE := $(if $(filter yes,$(STUDY_SHORTLIST)),$(STUDY)/shortlist)
+STUDY_DECODE_FLAGS := $(strip --precision $(STUDY_PRECISION) \
+                      $(if $(STUDY_SHORTLIST_FILE),--shortlist $(STUDY_SHORTLIST_FILE)) $(STUDY_DECODE_OPTS))
+STUDY_DECODE_CONF := $(call options_file,study-decode,$(STUDY_BEAM) $(STUDY_DECODE_FLAGS) $(STUDY_THREADS))
+STUDY_SHORTLIST_CONF := $(call options_file,study-shortlist,$(STUDY_SHORTLIST_PAIRS) $(STUDY_SHORTLIST_OPTS))
 STUDY_LENGTH_CONF := $(call options_file,study-length,$(STUDY_SYSTEMS) $(LENGTH_OPTS))
 # The test translation of a system: ours, or Marian's fp32 one.
 study_test = $(STUDY)/$(1)/$(if $(filter marian-%,$(1)),test.fp32,test).$(TGT)
@@ -95,12 +107,24 @@ $(STUDY)/$(1)/model.bin: $(OUT)/bpe/train.$(SRC) $(OUT)/bpe/train.$(TGT) $(OUT)/
 endef
 $(foreach n,$(STUDY_NAMES),$(eval $(call study_variant,$(n),$(call study_options,$(STUDY_ITEMS),$(n)))))
 
+# The shortlist (STUDY_SHORTLIST=yes): IBM Model 2 on the first training pairs, then the
+# most frequent target pieces and each source piece's best translations.
+$(STUDY)/shortlist: $(OUT)/bpe/train.$(SRC) $(OUT)/bpe/train.$(TGT) $(OUT)/vocab.$(TGT) $(BIN)/nmt-align \
+    $(BIN)/nmt-shortlist $(STUDY_SHORTLIST_CONF)
+	@mkdir -p $(STUDY)/lex
+	head -n $(STUDY_SHORTLIST_PAIRS) $(OUT)/bpe/train.$(SRC) > $(STUDY)/lex/train.$(SRC)
+	head -n $(STUDY_SHORTLIST_PAIRS) $(OUT)/bpe/train.$(TGT) > $(STUDY)/lex/train.$(TGT)
+	$(BIN)/nmt-align ibm2 -s $(STUDY)/lex/train.$(SRC) -t $(STUDY)/lex/train.$(TGT) --save-table $(STUDY)/lex/table \
+	    -q -o /dev/null
+	$(BIN)/nmt-shortlist --table $(STUDY)/lex/table --target-vocab $(OUT)/vocab.$(TGT) $(STUDY_SHORTLIST_OPTS) -o $@
+
 # study_set(set): a variant's translation of set (its time in decode.set.log), BPE undone and
 # detokenized, and its BLEU and chrF.
 define study_set
-$(STUDY)/%/$(1).bpe: $(STUDY)/%/model.bin $(OUT)/bpe/$(1).$(SRC) $(BIN)/nmt-decode $(STUDY_DECODE_CONF)
+$(STUDY)/%/$(1).bpe: $(STUDY)/%/model.bin $(OUT)/bpe/$(1).$(SRC) $(BIN)/nmt-decode $(STUDY_DECODE_CONF) \
+    $(STUDY_SHORTLIST_FILE)
 	start=$$$$(date +%s%N); \
-	$(BIN)/nmt-decode -m $$< -i $(OUT)/bpe/$(1).$(SRC) -o $$@ -b $(STUDY_BEAM) $(STUDY_DECODE_OPTS) \
+	$(BIN)/nmt-decode -m $$< -i $(OUT)/bpe/$(1).$(SRC) -o $$@ -b $(STUDY_BEAM) $(STUDY_DECODE_FLAGS) \
 	    --threads $(STUDY_THREADS) -q; \
 	echo "$$$$(wc -l < $$@) sentences in $$$$(( ($$$$(date +%s%N) - start) / 1000000 )) ms, beam $(STUDY_BEAM)," \
 	    "$(STUDY_THREADS) threads" > $$(@D)/decode.$(1).log
@@ -142,7 +166,7 @@ $(STUDY)/length.txt $(STUDY)/length.svg &: $(foreach n,$(STUDY_SYSTEMS),$(call s
 $(STUDY)/table.txt: $(foreach n,$(STUDY_NAMES),$(foreach s,valid test,$(STUDY)/$(n)/$(s).scores)) \
     $(foreach n,$(MARIAN_NAMES),$(STUDY)/$(n)/summary.txt) pipelines/stages/study-table.sh
 	pipelines/stages/study-table.sh --study $(STUDY) --logs $(OUT)/log --minutes $(STUDY_MINUTES) \
-	    --threads $(STUDY_THREADS) --beam $(STUDY_BEAM) --decode-options "$(STUDY_DECODE_OPTS)" \
+	    --threads $(STUDY_THREADS) --beam $(STUDY_BEAM) --decode-options "$(STUDY_DECODE_FLAGS)" \
 	    --marian "$(if $(STUDY_MARIAN_BUILD),$(STUDY_MARIAN_BUILD))" \
 	    $(foreach w,$(STUDY_ITEMS),'$(subst |, ,$(w))') $(foreach n,$(MARIAN_NAMES),'$(n)') > $@.tmp
 	mv $@.tmp $@

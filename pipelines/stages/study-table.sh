@@ -66,7 +66,7 @@ echo "== hansard36 study: $minutes minutes of training per system on $threads th
 echo "-- machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) cores;" \
      "$(date -u +%F); commit $(git rev-parse --short HEAD 2> /dev/null || echo unknown)"
 echo "-- ours: nmt-decode ${precision:-fp32}, $shortlist (options: ${decode_options:-none});" \
-     "Marian: marian-decoder fp32, 32-sentence batches as ours"
+     "Marian: marian-decoder fp32, no shortlist, 32-sentence batches as ours"
 {
   printf 'system\tminutes\tupdates\tparameters\ttrain tgt tok/s\tvalid BLEU\ttest BLEU\ttest chrF\tdecode sent/s\toptions\n'
   awk -F'\t' -v OFS='\t' -v pick="$pick" '{if ($1 == pick) $1 = $1 " *"; print}' <<< "$rows"
