@@ -65,9 +65,10 @@
 #       (Marian 256: about 1.5 M fewer than ours; 512: about 4 M more, with 4 times our
 #       encoder's recurrent work); only Marian's decoder state is smaller than ours.
 #       Marian's deep output (ff_logit_l1) is dim-emb wide, like our 256-wide maxout.
-#       Summary: OUT/summary.txt, 'key: value' lines: name, options, minutes, updates, target
-#       tokens seen, train target tokens/s, parameters, vocabularies, SET BLEU and chrF,
-#       decoding sentences/s per set, and the 8-bit path's outcome (below); also printed.
+#       Summary: OUT/summary.txt, 'key: value' lines: name, options (MARIAN_OPTIONS), the
+#       defaults kept beside them, minutes, updates, target tokens seen, train target
+#       tokens/s, parameters, vocabularies, SET BLEU and chrF, decoding sentences/s per set,
+#       and the 8-bit path's outcome (below); also printed.
 #       Target tokens are Marian's labels: every target token and each sentence's </s>,
 #       without padding (its 'words/s'), as nmt-train counts them; tokens/s is labels over
 #       the training time. Decoding speed is the whole tool's wall time (model loading
@@ -177,9 +178,9 @@ build_marian() {
 }
 
 # ---- run --------------------------------------------------------------------------------
-# marian_options USER_OPTIONS...: prints the defaults (one option and its values a line)
-# whose name the user's options do not give, then the user's options.
-marian_options() {
+# marian_defaults USER_OPTIONS...: prints the defaults (one option and its values a line)
+# whose name the user's options do not give.
+marian_defaults() {
   local -A given=()
   local word
   for word in "$@"; do [[ $word == --* ]] && given[${word%%=*}]=1; done
@@ -188,7 +189,6 @@ marian_options() {
     "--clip-norm 1" "--cost-type ce-mean-words" "--seed 1234")
   local d
   for d in "${defaults[@]}"; do [ -n "${given[${d%% *}]:-}" ] || echo "$d"; done
-  [ $# -eq 0 ] || printf '%s\n' "$*"
 }
 
 # marian_vocab OURS OUT: our vocabulary ('token count' lines) as Marian's plain-text one,
@@ -299,9 +299,9 @@ run_marian() {
   rm -f "$out"/model.npz* "$out/train.log" "$out/summary.txt"
   marian_vocab "$data/vocab.$src" "$out/vocab.$src.txt"
   marian_vocab "$data/vocab.$tgt" "$out/vocab.$tgt.txt"
-  mapfile -t option_lines < <(marian_options "$@")
-  local options
-  options=$(printf '%s ' "${option_lines[@]}")
+  local defaults options
+  defaults=$(marian_defaults "$@" | paste -sd ' ')
+  options="$defaults${*:+ $*}"
   # One core each: Marian's --cpu-threads does not hold OpenBLAS's or OpenMP's own threads.
   export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
   echo "bench-marian.sh: training $name for $minutes minutes: marian $options"
@@ -321,7 +321,8 @@ run_marian() {
       if (d < 0) d += 86400; print d}' "$out/train.log")
   {
     echo "name: $name"
-    echo "options: $options"
+    echo "options: $*"
+    echo "with the defaults: $defaults"
     echo "minutes: $minutes"
     echo "updates: $updates"
     echo "target tokens seen: $labels"

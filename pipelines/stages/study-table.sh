@@ -46,7 +46,7 @@ ours() {
 # theirs NAME: a row from a bench-marian.sh summary.
 theirs() {
   local s=$study/$1/summary.txt
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(summary_of "$s" minutes)" "$(summary_of "$s" updates)" \
+  printf '%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$(summary_of "$s" minutes)" "$(summary_of "$s" updates)" \
     "$(summary_of "$s" parameters)" "$(summary_of "$s" 'train target tokens/s')" "$(summary_of "$s" 'valid BLEU')" \
     "$(summary_of "$s" 'test BLEU')" "$(summary_of "$s" 'test chrF')" \
     "$(awk '{printf "%.1f", $0}' <<< "$(summary_of "$s" 'test decode sentences/s')")" "$(summary_of "$s" options)"
@@ -79,7 +79,8 @@ if [ -z "$marian" ]; then
 else
   for system in "$@"; do
     case $system in marian-*)
-      echo "-- $system: $(summary_of "$study/$system/summary.txt" int8)" ;;
+      echo "-- $system: with $(summary_of "$study/$system/summary.txt" 'with the defaults');" \
+           "int8: $(summary_of "$study/$system/summary.txt" int8)" ;;
     esac
   done
 fi

@@ -61,7 +61,7 @@ scores 12.5 40.1 > "$study/a/valid.scores"; scores 11.0 39.0 > "$study/a/test.sc
 scores 13.0 41.0 > "$study/b/valid.scores"; scores 10.5 38.0 > "$study/b/test.scores"
 printf '%s\n' "name: marian-x" "options: --type amun" "minutes: 2" "updates: 90" "parameters: 999" \
   "train target tokens/s: 180" "valid BLEU: 20.0" "test BLEU: 19.0" "test chrF: 45.0" \
-  "test decode sentences/s: 80.00" "int8: marian-conv --gemm-type intgemm8 failed (x)" > "$study/marian-x/summary.txt"
+  "test decode sentences/s: 80.00" "int8: marian-conv --gemm-type intgemm8 failed (x)" "with the defaults: --dim-rnn 256" > "$study/marian-x/summary.txt"
 table() { "$src/pipelines/stages/study-table.sh" --study "$study" --logs "$logs" --minutes 2 --threads 1 --beam 5 \
   --decode-options "--max-length 0" "$@"; }
 table --marian /opt/marian 'a ' 'b --tied-embeddings' marian-x > "$work/table.txt"
@@ -69,9 +69,10 @@ row() { grep -E "^$1 " "$work/table.txt"; }
 row 'b \*' | grep -Eq '2\.0 +100 +1234 +200 +13\.0 +10\.5 +38\.0 +50\.0 +--tied-embeddings$' || fail "row b: $(row b)"
 row a | grep -q '(the 2015 model)$' || fail "row a: $(row a)"
 row 'a \*' && fail "a is marked though b has the better valid BLEU"
-row marian-x | grep -Eq '2 +90 +999 +180 +20\.0 +19\.0 +45\.0 +80\.0 +--type amun$' || fail "row marian-x: $(row marian-x)"
+row marian-x | grep -Eq '2\.0 +90 +999 +180 +20\.0 +19\.0 +45\.0 +80\.0 +--type amun$' || fail "row marian-x: $(row marian-x)"
 grep -q 'fp32, no shortlist' "$work/table.txt" || fail "the decoding precision is not named"
-grep -q -- '-- marian-x: marian-conv --gemm-type intgemm8 failed (x)' "$work/table.txt" || fail "no int8 line for marian-x"
+grep -q -- '-- marian-x: with --dim-rnn 256; int8: marian-conv --gemm-type intgemm8 failed (x)' "$work/table.txt" ||
+  fail "no defaults and int8 line for marian-x"
 table --marian '' 'a ' 'b --tied-embeddings' | grep -q 'Marian: not run' || fail "no 'Marian: not run' line"
 
 echo "== bench-marian.sh build: edits on a copy, once; cmake gets the CPU-only build"
