@@ -36,11 +36,15 @@ STUDY_SHORTLIST_PAIRS ?= 200000
 STUDY_SHORTLIST_OPTS  ?= --first 100 --best 100
 STUDY_DECODE_OPTS ?= --max-length 0
 # Marian's RNNs (scripts/bench-marian.sh: --dim-emb 256 --dim-rnn 256 and our training options
-# by default): s2s and amun at our sizes, and s2s as the Edinburgh WMT17 systems built it
-# (layer normalisation, deep transition 4 in the encoder and 8 in the decoder, tied target
-# embeddings, exponential smoothing) with batches of STUDY_MARIAN_BATCH_WORDS target tokens.
+# by default): s2s (the conditional GRU, as our --dec-cell-depth 2) and amun at our sizes; s2s
+# with layer normalisation and deep transition 2 as our ln-dt (Marian's --dec-cell-base-depth
+# is our --dec-cell-depth); and s2s as the Edinburgh WMT17 systems built it (layer
+# normalisation, deep transition 4 in the encoder and 8 in the decoder, tied target
+# embeddings, exponential smoothing) with batches of STUDY_MARIAN_BATCH_WORDS target tokens
+# (64 sentences of hansard36's mean target length with </s>, as our batches).
 STUDY_MARIAN_BATCH_WORDS ?= 1300
 MARIAN_SYSTEMS    ?= s2s:--type s2s amun:--type amun \
+                     s2s-ln-dt:--type s2s --layer-normalization --enc-cell-depth 2 --dec-cell-base-depth 2 \
                      s2s-wmt17:--type s2s --layer-normalization --enc-cell-depth 4 --dec-cell-base-depth 8 \
                      --tied-embeddings --exponential-smoothing --mini-batch 1000 \
                      --mini-batch-words $(STUDY_MARIAN_BATCH_WORDS)
