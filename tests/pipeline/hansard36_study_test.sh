@@ -3,8 +3,9 @@
 # without training anything (seconds):
 #   - STUDY_VARIANTS and MARIAN_SYSTEMS items ("name:options", an item starting at each word
 #     with a colon) reach nmt-train and bench-marian.sh with exactly their options, one
-#     thread each, and every system is a column of the by-length table; decoding is fp32
-#     without a shortlist unless STUDY_PRECISION and STUDY_SHORTLIST=yes say otherwise; a
+#     thread each, and every system is a column of the by-length table; decoding is int8
+#     with a shortlist (--first 500 --best 20) unless STUDY_PRECISION and STUDY_SHORTLIST=no
+#     say otherwise; a
 #     word before any name and a name given twice are errors naming the mistake;
 #   - pipelines/stages/study-table.sh: one row per system from the logs, scores and Marian's
 #     summary; the best valid BLEU of ours is the pick, never a Marian row; without Marian
@@ -27,15 +28,15 @@ train_line b | grep -Eq -- '--max-minutes 3 --threads 1 --tied-embeddings --seed
 grep -E '^MARIAN_BUILD=/opt/marian scripts/bench-marian.sh run .*--minutes 3 --threads 1 .*-- --type amun 2>&1' \
   <<< "$plan" > /dev/null || fail "no bench-marian.sh run of x: $(grep bench-marian <<< "$plan")"
 grep -q -- '-n a b marian-x ' <<< "$plan" || fail "by-length columns: $(grep nmt-by-length <<< "$plan")"
-grep -Eq -- "^start=.*nmt-decode -m \S*/study/a/model.bin .*-b 5 --precision fp32 --max-length 0 --threads 1 -q" <<< "$plan" ||
-  fail "decoding: $(grep -m1 'nmt-decode' <<< "$plan")"
-grep -q 'nmt-shortlist' <<< "$plan" && fail "a shortlist without STUDY_SHORTLIST=yes"
-plan=$(make --no-print-directory -C "$src" -f Makefile.pipeline "${vars[@]}" STUDY_SHORTLIST=yes STUDY_PRECISION=int8 \
-  -n study-report)
 grep -Eq -- "nmt-decode -m \S*/study/b/model.bin .*--precision int8 --shortlist $out/study/shortlist --max-length 0" \
   <<< "$plan" || fail "int8 and shortlist: $(grep -m1 'nmt-decode' <<< "$plan")"
-grep -Eq -- "nmt-shortlist --table $out/study/lex/table --target-vocab $out/vocab.fr --first 100 --best 100" \
+grep -Eq -- "nmt-shortlist --table $out/study/lex/table --target-vocab $out/vocab.fr --first 500 --best 20" \
   <<< "$plan" || fail "no shortlist made: $(grep nmt-shortlist <<< "$plan")"
+plan=$(make --no-print-directory -C "$src" -f Makefile.pipeline "${vars[@]}" STUDY_SHORTLIST=no STUDY_PRECISION=fp32 \
+  -n study-report)
+grep -Eq -- "^start=.*nmt-decode -m \S*/study/a/model.bin .*-b 5 --precision fp32 --max-length 0 --threads 1 -q" <<< "$plan" ||
+  fail "decoding: $(grep -m1 'nmt-decode' <<< "$plan")"
+grep -q 'nmt-shortlist' <<< "$plan" && fail "a shortlist with STUDY_SHORTLIST=no"
 [ ! -e "$out" ] || fail "make -n wrote $out"
 
 expect_error() {
