@@ -52,19 +52,11 @@ MARIAN_SYSTEMS    ?= s2s:--type s2s amun:--type amun \
                      --mini-batch-words $(STUDY_MARIAN_BATCH_WORDS)
 STUDY_MARIAN_BUILD := $(or $(MARIAN_BUILD),$(if $(MARIAN_DIR),$(MARIAN_DIR)/build))
 
-# study_items(list): "name:options" items as name|option|option words (an item starts at each
-# word holding a colon after a name).
-study_items = $(shell printf '%s\n' '$(strip $(1))' | awk '{for (i = 1; i <= NF; i++) \
-  if ($$i ~ /^[A-Za-z0-9][A-Za-z0-9_.+-]*:/) {if (item != "") printf "%s ", item; item = $$i; sub(/:/, "|", item)} \
-  else if (item == "") {print "!" $$i; exit} else item = item "|" $$i} END {print item}')
-study_names = $(foreach w,$(1),$(firstword $(subst |, ,$(w))))
-# study_options(items, name): the options of item name.
-study_options = $(wordlist 2,1000,$(subst |, ,$(filter $(2)|%,$(1))))
 
-STUDY_ITEMS  := $(call study_items,$(STUDY_VARIANTS))
-STUDY_NAMES  := $(call study_names,$(STUDY_ITEMS))
-MARIAN_ITEMS := $(if $(STUDY_MARIAN_BUILD),$(call study_items,$(MARIAN_SYSTEMS)))
-MARIAN_NAMES := $(addprefix marian-,$(call study_names,$(MARIAN_ITEMS)))
+STUDY_ITEMS  := $(call named_items,$(STUDY_VARIANTS))
+STUDY_NAMES  := $(call item_names,$(STUDY_ITEMS))
+MARIAN_ITEMS := $(if $(STUDY_MARIAN_BUILD),$(call named_items,$(MARIAN_SYSTEMS)))
+MARIAN_NAMES := $(addprefix marian-,$(call item_names,$(MARIAN_ITEMS)))
 ifneq ($(filter !%,$(STUDY_ITEMS) $(MARIAN_ITEMS)),)
   $(error STUDY_VARIANTS and MARIAN_SYSTEMS are "name:options" items; $(patsubst !%,%,$(filter !%,$(STUDY_ITEMS) \
     $(MARIAN_ITEMS))) comes before any name:)
@@ -111,7 +103,7 @@ $(STUDY)/$(1)/model.bin: $(OUT)/bpe/train.$(SRC) $(OUT)/bpe/train.$(TGT) $(OUT)/
 	    --allow-unk -m $(STUDY)/$(1)/train/model.bin $(MODEL_OPTS) $(STUDY_TRAIN_OPTS) --max-minutes $(STUDY_MINUTES) \
 	    --threads $(STUDY_THREADS) $(2)
 endef
-$(foreach n,$(STUDY_NAMES),$(eval $(call study_variant,$(n),$(call study_options,$(STUDY_ITEMS),$(n)))))
+$(foreach n,$(STUDY_NAMES),$(eval $(call study_variant,$(n),$(call item_options,$(STUDY_ITEMS),$(n)))))
 
 # The shortlist (STUDY_SHORTLIST=yes): IBM Model 2 on the first training pairs, then the
 # most frequent target pieces and each source piece's best translations.
@@ -156,7 +148,7 @@ $(STUDY)/$(1)/summary.txt $(STUDY)/$(1)/test.fp32.$(TGT) &: $(OUT)/bpe/train.$(S
 	    --src $(SRC) --tgt $(TGT) --minutes $(STUDY_MINUTES) --threads $(STUDY_THREADS) --beam $(STUDY_BEAM) \
 	    --sets "valid test" --bin $(BIN) -- $(2) 2>&1 | tee $(OUT)/log/study.$(1).log
 endef
-$(foreach n,$(MARIAN_NAMES),$(eval $(call study_marian,$(n),$(call study_options,$(MARIAN_ITEMS),$(n:marian-%=%)))))
+$(foreach n,$(MARIAN_NAMES),$(eval $(call study_marian,$(n),$(call item_options,$(MARIAN_ITEMS),$(n:marian-%=%)))))
 
 # ---- BLEU by source length, every system a column ----------------------------------------
 $(STUDY)/length.txt $(STUDY)/length.svg &: $(foreach n,$(STUDY_SYSTEMS),$(call study_test,$(n))) \

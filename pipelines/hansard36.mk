@@ -29,6 +29,16 @@ PEER_BEAM            ?= 1
 PEER_OPTS            ?= --emb 256 --enc-hidden 256 --dec-hidden 512 --attn-dim 512 --maxout-dim 256 \
                         --batch-size 64 --max-len 80 --dropout 0.1 --lr 0.001 --clip 1.0 --log-every 500
 
+# Lists of "name:options" items (STUDY_VARIANTS, MARIAN_SYSTEMS, PAPER_VARIANTS):
+# named_items(list): "name:options" items as name|option|option words (an item starts at each
+# word holding a colon after a name).
+named_items = $(shell printf '%s\n' '$(strip $(1))' | awk '{for (i = 1; i <= NF; i++) \
+  if ($$i ~ /^[A-Za-z0-9][A-Za-z0-9_.+-]*:/) {if (item != "") printf "%s ", item; item = $$i; sub(/:/, "|", item)} \
+  else if (item == "") {print "!" $$i; exit} else item = item "|" $$i} END {print item}')
+item_names = $(foreach w,$(1),$(firstword $(subst |, ,$(w))))
+# item_options(items, name): the options of item name.
+item_options = $(wordlist 2,1000,$(subst |, ,$(filter $(2)|%,$(1))))
+
 H36_CORPUS_CONF := $(call options_file,hansard36-corpus,$(HANSARD36_DIR) $(HANSARD36_LINES) $(HANSARD36_EVAL_LINES))
 H36_CLEAN_CONF  := $(call options_file,hansard36-clean,$(CLEAN_MIN) $(CLEAN_MAX) $(CLEAN_OPTS))
 H36_PEER_CONF   := $(call options_file,hansard36-peer,$(PEER_OPTS) $(TRAIN_MINUTES) $(PEER_THREADS))

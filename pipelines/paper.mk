@@ -34,8 +34,25 @@ PAPER_EXAMPLE      ?= The agreement on the European Economic Area was signed in 
 # international trade" (36).
 PAPER_FIGURE_LINES ?= 1514 3780 4052
 
-# The paper's names, in its legend's order; the limit is the number after the dash.
-PAPER_MODELS := RNNsearch-50 RNNsearch-30 RNNencdec-50 RNNencdec-30
+# PAPER_VARIANTS: models beside the paper's four, "name:nmt-train options" items whose names
+# read as the paper's (RNNsearch-TAG-N, RNNencdec-TAG-N: the attention from the first word,
+# the longest training pair from the number after the last dash), e.g.
+# RNNsearch-LN-50:--layer-normalization. Each trains, translates and is scored as the four
+# are, its options after theirs, and is a column of figure 2's table; none by default.
+PAPER_VARIANTS ?=
+PAPER_VARIANT_ITEMS := $(call named_items,$(PAPER_VARIANTS))
+ifneq ($(filter !%,$(PAPER_VARIANT_ITEMS)),)
+  $(error PAPER_VARIANTS are "name:options" items; $(patsubst !%,%,$(filter !%,$(PAPER_VARIANT_ITEMS))) comes before any name)
+endif
+PAPER_VARIANT_NAMES := $(call item_names,$(PAPER_VARIANT_ITEMS))
+ifneq ($(filter-out RNNsearch-%-30 RNNsearch-%-50 RNNencdec-%-30 RNNencdec-%-50,$(PAPER_VARIANT_NAMES)),)
+  $(error PAPER_VARIANTS names must read RNNsearch-TAG-30/50 or RNNencdec-TAG-30/50, got \
+    $(filter-out RNNsearch-%-30 RNNsearch-%-50 RNNencdec-%-30 RNNencdec-%-50,$(PAPER_VARIANT_NAMES)))
+endif
+
+# The paper's names, in its legend's order, then the variants; the limit is the number
+# after the last dash.
+PAPER_MODELS := RNNsearch-50 RNNsearch-30 RNNencdec-50 RNNencdec-30 $(PAPER_VARIANT_NAMES)
 PAPER_PEER_NAME := PyTorch-RNNsearch-50
 PAPER_SYSTEMS := $(PAPER_MODELS) $(if $(filter yes,$(PAPER_PEER)),$(PAPER_PEER_NAME))
 # The names in the paper's figure 2 legend, which calls RNNencdec "RNNenc".
@@ -65,19 +82,21 @@ $(PAPER)/data/%/train.$(SRC) $(PAPER)/data/%/train.$(TGT) $(PAPER)/data/%/summar
 	    $(OUT)/clean/train $(SRC) $(TGT) $(@D)/words 1 $*
 
 # ---- The four models -------------------------------------------------------------------
+# paper_model(name, a variant's options)
 define paper_model
 $(PAPER)/model.$(1).bin: $(PAPER)/data/$(call paper_limit,$(1))/train.$(SRC) $(PAPER)/data/$(call paper_limit,$(1))/train.$(TGT) \
-    $(OUT)/vocab.$(SRC) $(OUT)/vocab.$(TGT) $(BIN)/nmt-train $(PAPER_TRAIN_CONF)
+    $(OUT)/vocab.$(SRC) $(OUT)/vocab.$(TGT) $(BIN)/nmt-train $(PAPER_TRAIN_CONF) \
+    $(if $(2),$(call options_file,paper-variant.$(1),$(2)))
 	@mkdir -p $(PAPER)/train.$(1) $(OUT)/log
 	$$(call start_option,$(PAPER)/train.$(1)/model.bin.ckpt); \
 	$(BIN)/nmt-train -t $(PAPER)/data/$(call paper_limit,$(1))/train.$(SRC) $(PAPER)/data/$(call paper_limit,$(1))/train.$(TGT) \
 	    -v $(OUT)/vocab.$(SRC) $(OUT)/vocab.$(TGT) --allow-unk -m $(PAPER)/train.$(1)/model.bin $$$$start \
-	    --attention $(call paper_attention,$(1)) $(MODEL_OPTS) $(PAPER_TRAIN_OPTS) --threads $(PAPER_THREADS) 2>&1 | \
+	    --attention $(call paper_attention,$(1)) $(MODEL_OPTS) $(PAPER_TRAIN_OPTS) --threads $(PAPER_THREADS) $(2) 2>&1 | \
 	    tee $$$$([ $$$$start = --resume ] && echo -a) $(OUT)/log/paper.train.$(1).log
 	cp $(PAPER)/train.$(1)/model.bin $$@.tmp
 	mv $$@.tmp $$@
 endef
-$(foreach m,$(PAPER_MODELS),$(eval $(call paper_model,$(m))))
+$(foreach m,$(PAPER_MODELS),$(eval $(call paper_model,$(m),$(call item_options,$(PAPER_VARIANT_ITEMS),$(m)))))
 
 # ---- The PyTorch peer as RNNsearch-50 ----------------------------------------------------
 $(PAPER)/peer/model.pt: $(PAPER)/data/50/train.$(SRC) $(PAPER)/data/50/train.$(TGT) $(OUT)/bpe/valid.$(SRC) \

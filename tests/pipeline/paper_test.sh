@@ -9,7 +9,9 @@
 #   - figure 3: four word-level heatmaps (the paper's sentence first), no BPE joints left;
 #   - the report names what each model saw; a second run does nothing;
 #   - the PyTorch peer would train on the 50-word files; a test line that does not exist
-#     is an error naming PAPER_FIGURE_LINES.
+#     is an error naming PAPER_FIGURE_LINES;
+#   - a PAPER_VARIANTS model would train with its options beside the four (which stay
+#     trained) and be a column of figure 2; a name without its limit is an error.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_SHARED.
 set -euo pipefail
 source "$(dirname "$0")/test_env.sh"
@@ -88,4 +90,17 @@ if run "$paper/figure3/source.en" PAPER_FIGURE_LINES="5 401 7" > "$work/bad.out"
   fail "a figure line past the test set was accepted"
 fi
 grep -q "PAPER_FIGURE_LINES" "$work/bad.out" || fail "the error does not name PAPER_FIGURE_LINES: $(tail -3 "$work/bad.out")"
+
+echo "== a variant trains beside the four with its options and is a column of figure 2"
+run -n paper-report "PAPER_VARIANTS=RNNsearch-LN-50:--layer-normalization --enc-cell-depth 2" > "$work/variant.dry" 2>&1 ||
+  { cat "$work/variant.dry"; fail "make -n with a variant"; }
+grep -E -- "nmt-train -t $paper/data/50/train.en .*-m $paper/train.RNNsearch-LN-50/model.bin .*--attention additive .*--threads 1 --layer-normalization --enc-cell-depth 2 2>&1" \
+  "$work/variant.dry" > /dev/null || fail "the variant's training: $(grep -m1 'RNNsearch-LN-50/model.bin' "$work/variant.dry")"
+grep -q -- "-n RNNsearch-50 RNNsearch-30 RNNenc-50 RNNenc-30 RNNsearch-LN-50 " "$work/variant.dry" ||
+  fail "the variant is not a column: $(grep -m1 nmt-by-length "$work/variant.dry")"
+grep -q "train.RNNsearch-30/model.bin" "$work/variant.dry" && fail "a variant retrains the paper's models"
+if run -n paper-report "PAPER_VARIANTS=RNNsearch-50b:--seed 3" > "$work/badname.out" 2>&1; then
+  fail "a variant name without its limit was accepted"
+fi
+grep -q "PAPER_VARIANTS names must read" "$work/badname.out" || fail "the bad name is not named: $(tail -2 "$work/badname.out")"
 echo "OK"
