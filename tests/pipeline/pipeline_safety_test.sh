@@ -7,7 +7,8 @@
 #   - CONFIG=custom reads plain and .gz files, requires SRC and TGT, passes TRAIN_MINUTES
 #     (as --max-minutes) and EXTRA_TRAIN_OPTS (added to TRAIN_OPTS) to nmt-train, decodes
 #     whole sentences, and its report ends with the command that translates new text;
-#   - make help lists the targets and variables.
+#   - make help lists the targets and variables; a target that hands over to a make of its
+#     own CONFIG (hansard36-study, paper, ...) writes no options file under OUT itself.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR.
 set -euo pipefail
 source "$(dirname "$0")/test_env.sh"
@@ -27,6 +28,15 @@ for expected in pipeline multi30k custom TRAIN_MINUTES EXTRA_TRAIN_OPTS CORPUS_D
   grep -q "$expected" "$work/help" || fail "make help does not mention $expected"
 done
 [ ! -e "$work/demo" ] || fail "make help created $work/demo"
+
+echo "== a target that hands over to its own CONFIG writes nothing under OUT itself"
+# hansard36-study with OUT given: this make parses the demo's configuration, whose options
+# files would overwrite the hansard36 make's own (the tools' build is taken as done and the
+# handed-over make is 'true', so only this make's parse runs).
+for goal in hansard36-study hansard36 paper multi30k; do
+  pipeline "$work/handover" -o build MAKE=true "$goal" > /dev/null || fail "make $goal (handed over to true) failed"
+  [ ! -e "$work/handover" ] || fail "make $goal wrote $(ls -R "$work/handover" | head -5)"
+done
 
 echo "== a finished demo pipeline"
 out=$work/demo
