@@ -222,17 +222,9 @@ BOOST_AUTO_TEST_CASE(an_ensemble_needs_one_target_vocabulary) {
 BOOST_AUTO_TEST_CASE(each_attention_form_trains_saves_loads_and_decodes) {
   // nmt-train --attention F writes F into the model file; nmt-decode builds the model from
   // the file with no option, and translates 50 held-out reversals.
-  rnnsearch::util::Rng rng(99);
-  std::string input, expected;
-  for (int i = 0; i < 50; ++i) {
-    const int length = 3 + static_cast<int>(rng.below(4));
-    std::vector<std::string> words;
-    for (int k = 0; k < length; ++k) words.push_back("w" + std::to_string(rng.below(10)));
-    for (int k = 0; k < length; ++k) input += (k ? " " : "") + words[static_cast<std::size_t>(k)];
-    for (int k = length - 1; k >= 0; --k) expected += (k != length - 1 ? " " : "") + words[static_cast<std::size_t>(k)];
-    input += '\n';
-    expected += '\n';
-  }
+  const auto held_out = rt::held_out_reversals(50, 99);
+  const std::string& input = held_out.source;
+  const std::string& expected = held_out.reversed;
   for (const std::string form : {"additive", "general", "dot", "none"}) {
     BOOST_TEST_CONTEXT(form) {
       rt::ReversalModel m(form);

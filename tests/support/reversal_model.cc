@@ -32,6 +32,21 @@ ReversalModel::ReversalModel(const std::string& attention, const std::vector<std
   log = trained.err;
 }
 
+HeldOutReversals held_out_reversals(int count, std::uint64_t seed) {
+  util::Rng rng(seed);
+  HeldOutReversals out;
+  for (int i = 0; i < count; ++i) {
+    const int length = 3 + static_cast<int>(rng.below(4));
+    std::vector<std::string> words;
+    for (int k = 0; k < length; ++k) words.push_back("w" + std::to_string(rng.below(10)));
+    for (int k = 0; k < length; ++k) out.source += (k ? " " : "") + words[static_cast<std::size_t>(k)];
+    for (int k = length - 1; k >= 0; --k) out.reversed += (k != length - 1 ? " " : "") + words[static_cast<std::size_t>(k)];
+    out.source += '\n';
+    out.reversed += '\n';
+  }
+  return out;
+}
+
 ProcessResult ReversalModel::decode(const std::vector<std::string>& options, const std::string& input) const {
   std::vector<std::string> argv = {tool_path("nmt-decode"), "-m", model};
   argv.insert(argv.end(), options.begin(), options.end());
