@@ -238,6 +238,13 @@ class RnnSearch {
   void decoder_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale,
                         const TransposedWeights& transposed);
   void decoder_weights_backward(const data::Batch& batch);
+  // Both decoders' step i backward: GRU_1's step for the gradient dh of its output (into
+  // block i of the GRU's input-projection gradient and of d_states); the attention's step
+  // for block i of d_contexts and the guided-alignment term (its query's gradient added
+  // into work_->d_query_step).
+  void first_cell_step_backward(int i, const math::ConstMatrixRef& dh, const TransposedWeights& transposed);
+  void attention_step_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale, int i,
+                               const TransposedWeights& transposed);
   void encoder_backward(const data::Batch& batch, const TransposedWeights& transposed);
   // The alignment head over the states of the forward pass: its weights for every step,
   // then its guided cost (result.loss) and, with gradient_scale != 0, its parameters'

@@ -2,7 +2,6 @@
 // equations): its teacher-forced recurrence, the backward pass through it, its cells'
 // weight gradients (one product per cell over all steps), and its inference step.
 #include "math/gemm.h"
-#include "model/guided_alignment.h"
 #include "model/rnnsearch.h"
 #include "model/rnnsearch_workspace.h"
 #include "util/error.h"
@@ -116,22 +115,8 @@ void RnnSearch::conditional_backward(const data::Batch& batch, const LossOptions
     conditional_cells_step_backward(i, transposed);
     math::gemm(w.d_context_projected.middleRows(rows, d.B), Transpose::kNo, transposed.context, Transpose::kNo,
                w.d_contexts.middleRows(rows, d.B), 1.0f, 1.0f, "decoder.gru2.W");
-    w.d_context_step = w.d_contexts.middleRows(rows, d.B);
-    const math::Matrix* d_weights = nullptr;
-    if (w.guided && w.guided_steps[static_cast<std::size_t>(i)]) {
-      guided_step_gradient(w.weights[static_cast<std::size_t>(i)], batch.guide, i,
-                           gradient_scale * options.guided_alignment_weight, w.d_weights_step);
-      d_weights = &w.d_weights_step;
-    }
-    attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
-                              w.d_keys, nn::WeightGradients::kDeferred, &transposed.attention);
-    if (attention_->deferred_dim() > 0) w.d_projected_queries.middleRows(rows, d.B) = w.attention_steps[i].d_projected_query;
-    math::MatrixRef d_recurrent = decoder_.separate_recurrent_gradients()
-                                      ? math::MatrixRef(w.d_recurrent.middleRows(rows, d.B))
-                                      : math::MatrixRef(w.d_projected.middleRows(rows, d.B));
-    decoder_.step_backward(w.gru_steps[i], w.d_query_step, w.d_projected.middleRows(rows, d.B),
-                           w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &transposed.decoder,
-                           &d_recurrent);
+    attention_step_backward(batch, options, gradient_scale, i, transposed);
+    first_cell_step_backward(i, w.d_query_step, transposed);
   }
 }
 

@@ -292,29 +292,43 @@ void RnnSearch::decoder_backward(const data::Batch& batch, const LossOptions& op
   for (int i = d.T - 1; i >= 0; --i) {
     const Eigen::Index rows = static_cast<Eigen::Index>(i) * d.B;  // block i
     if (i + 1 < d.T) {
-      auto d_step_projected = w.d_projected.middleRows(rows, d.B);
-      math::MatrixRef d_recurrent = decoder_.separate_recurrent_gradients()
-                                        ? math::MatrixRef(w.d_recurrent.middleRows(rows, d.B))
-                                        : math::MatrixRef(d_step_projected);
-      decoder_.step_backward(w.gru_steps[i], w.d_states.middleRows(rows + d.B, d.B), d_step_projected,
-                             w.d_states.middleRows(rows, d.B), nn::WeightGradients::kDeferred, &transposed.decoder,
-                             &d_recurrent);
-      math::gemm(d_step_projected, Transpose::kNo, transposed.context, Transpose::kNo,
+      first_cell_step_backward(i, w.d_states.middleRows(rows + d.B, d.B), transposed);
+      math::gemm(w.d_projected.middleRows(rows, d.B), Transpose::kNo, transposed.context, Transpose::kNo,
                  w.d_contexts.middleRows(rows, d.B), 1.0f, 1.0f, gru_weight.name.c_str());
     }
-    w.d_context_step = w.d_contexts.middleRows(rows, d.B);
     w.d_query_step.setZero();
-    const math::Matrix* d_weights = nullptr;
-    if (w.guided && w.guided_steps[static_cast<std::size_t>(i)]) {
-      // Scaled like the cross-entropy.
-      guided_step_gradient(w.weights[static_cast<std::size_t>(i)], batch.guide, i,
-                           gradient_scale * options.guided_alignment_weight, w.d_weights_step);
-      d_weights = &w.d_weights_step;
-    }
-    attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
-                              w.d_keys, nn::WeightGradients::kDeferred, &transposed.attention);
-    if (deferred > 0) w.d_projected_queries.middleRows(rows, d.B) = w.attention_steps[i].d_projected_query;
+    attention_step_backward(batch, options, gradient_scale, i, transposed);
     w.d_states.middleRows(rows, d.B) += w.d_query_step;
+  }
+}
+
+void RnnSearch::first_cell_step_backward(int i, const math::ConstMatrixRef& dh, const TransposedWeights& transposed) {
+  Workspace& w = *work_;
+  const Eigen::Index rows = static_cast<Eigen::Index>(i) * w.dims.B, B = w.dims.B;
+  math::MatrixRef d_projected(w.d_projected.middleRows(rows, B));
+  math::MatrixRef d_recurrent = decoder_.separate_recurrent_gradients()
+                                    ? math::MatrixRef(w.d_recurrent.middleRows(rows, B))
+                                    : d_projected;
+  decoder_.step_backward(w.gru_steps[i], dh, d_projected, w.d_states.middleRows(rows, B),
+                         nn::WeightGradients::kDeferred, &transposed.decoder, &d_recurrent);
+}
+
+void RnnSearch::attention_step_backward(const data::Batch& batch, const LossOptions& options, float gradient_scale,
+                                        int i, const TransposedWeights& transposed) {
+  Workspace& w = *work_;
+  const Eigen::Index rows = static_cast<Eigen::Index>(i) * w.dims.B;
+  w.d_context_step = w.d_contexts.middleRows(rows, w.dims.B);
+  const math::Matrix* d_weights = nullptr;
+  if (w.guided && w.guided_steps[static_cast<std::size_t>(i)]) {
+    // Scaled like the cross-entropy.
+    guided_step_gradient(w.weights[static_cast<std::size_t>(i)], batch.guide, i,
+                         gradient_scale * options.guided_alignment_weight, w.d_weights_step);
+    d_weights = &w.d_weights_step;
+  }
+  attention_->step_backward(w.attention_steps[i], w.d_context_step, d_weights, w.d_query_step, w.d_annotations,
+                            w.d_keys, nn::WeightGradients::kDeferred, &transposed.attention);
+  if (attention_->deferred_dim() > 0) {
+    w.d_projected_queries.middleRows(rows, w.dims.B) = w.attention_steps[i].d_projected_query;
   }
 }
 
