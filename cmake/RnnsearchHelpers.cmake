@@ -43,10 +43,19 @@ endfunction()
 
 # add_unit_test(eval) builds every tests/eval/*.cc into one Boost.Test binary
 # test_eval, registered with CTest under the label "unit".
+# add_unit_test(FOLDER [OWN_TEST SUITE...]): each SUITE named after OWN_TEST runs as a ctest
+# of its own (named SUITE), so a long suite runs beside the rest instead of after it.
 function(add_unit_test folder)
+  cmake_parse_arguments(PARSE_ARGV 1 unit "" "" "OWN_TEST")
   file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${folder}/*.cc)
   add_executable(test_${folder} ${sources} ${PROJECT_SOURCE_DIR}/tests/support/test_main.cc)
   target_link_libraries(test_${folder} PRIVATE rnnsearch test_support Boost::unit_test_framework)
-  add_test(NAME ${folder} COMMAND test_${folder} --log_level=message)
+  set(others)
+  foreach(suite ${unit_OWN_TEST})
+    list(APPEND others "--run_test=!${suite}")
+    add_test(NAME ${suite} COMMAND test_${folder} --log_level=message --run_test=${suite})
+    set_tests_properties(${suite} PROPERTIES LABELS unit ENVIRONMENT "${RNNSEARCH_TEST_ENV}")
+  endforeach()
+  add_test(NAME ${folder} COMMAND test_${folder} --log_level=message ${others})
   set_tests_properties(${folder} PROPERTIES LABELS unit ENVIRONMENT "${RNNSEARCH_TEST_ENV}")
 endfunction()

@@ -146,14 +146,15 @@ void hmm(const std::vector<std::string>& args) {
   util::CommonOptions common;
   auto& model = cfg.hmm;
   bool reverse = false;
-  std::string links;  // empty unless given
+  std::string links;  // empty unless given: -r or the default then decides
   po::options_description options("nmt-align hmm");
   options.add_options()
       ("source,s", po::value(&cfg.source), "source sentences, tokenized (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
       ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)")
-      ("links", po::value(&links)->default_value("", "forward"),
-       "forward (each target word's sources), reverse (each source word's targets) or agreed (both directions')")
+      ("links", po::value(&links)->value_name("KIND")->notifier([](const std::string& kind) { align::parse_hmm_links(kind); }),
+       "forward (each target word's sources; the default), reverse (each source word's targets) or agreed (both "
+       "directions')")
       ("reverse,r", po::bool_switch(&reverse), "the same as --links reverse; links still source first")
       ("decode", util::enum_value(&model.decoding, "posterior", align::parse_hmm_decoding),
        "posterior (links whose posterior reaches --threshold; agreed: the product of both directions') or viterbi "

@@ -8,11 +8,15 @@ namespace rnnsearch::train {
 
 namespace {
 
-struct sigaction previous_int, previous_term;
+constexpr int kStopSignals[] = {SIGHUP, SIGINT, SIGTERM};
+struct sigaction previous[sizeof kStopSignals / sizeof kStopSignals[0]];
 
+// Runs on the signal thread (util/signal_thread.h): an atomic store and sigaction only.
 void on_signal(int signal) {
   request_stop(signal);
-  sigaction(signal, signal == SIGINT ? &previous_int : &previous_term, nullptr);
+  for (std::size_t i = 0; i < sizeof kStopSignals / sizeof kStopSignals[0]; ++i) {
+    if (kStopSignals[i] == signal) sigaction(signal, &previous[i], nullptr);
+  }
 }
 
 }  // namespace
@@ -21,10 +25,9 @@ void stop_training_on_signals() {
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, &previous_int);
-  sigaction(SIGTERM, &action, &previous_term);
-  for (struct sigaction* previous : {&previous_int, &previous_term}) {
-    if (previous->sa_handler == SIG_IGN) previous->sa_handler = SIG_DFL;  // a second signal still ends it
+  for (std::size_t i = 0; i < sizeof kStopSignals / sizeof kStopSignals[0]; ++i) {
+    sigaction(kStopSignals[i], &action, &previous[i]);
+    if (previous[i].sa_handler == SIG_IGN) previous[i].sa_handler = SIG_DFL;  // a second signal still ends it
   }
 }
 

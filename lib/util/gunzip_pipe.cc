@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "util/error.h"
+#include "util/signal_thread.h"
 
 extern char** environ;
 
@@ -35,8 +36,16 @@ GunzipPipe::GunzipPipe(const std::string& path) : path_(path) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  // gzip starts with the signals this thread blocks for the signal thread unblocked: the
+  // SIGTERM of the destructor, and a user's, must reach it.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  const sigset_t mask = unblocked_signal_mask();
+  posix_spawnattr_setsigmask(&attributes, &mask);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   const char* argv[] = {"gzip", "-dc", "--", path.c_str(), nullptr};
-  const int failed = ::posix_spawnp(&pid_, "gzip", &actions, nullptr, const_cast<char* const*>(argv), environ);
+  const int failed = ::posix_spawnp(&pid_, "gzip", &actions, &attributes, const_cast<char* const*>(argv), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   ::close(ends[1]);
   if (failed != 0) {

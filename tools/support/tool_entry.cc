@@ -14,6 +14,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/option_error.h"
+#include "util/signal_thread.h"
 
 namespace rnnsearch::tools {
 
@@ -31,8 +32,10 @@ void remove_temp_files_and_die(int number) {
 }
 
 // A signal the process was started with ignored (nohup, `tool &` in a script) stays ignored.
+// The handlers run on the signal thread (util/signal_thread.h), never inside a kernel.
 void install_cleanup_on_signals() {
   static const bool installed = [] {
+    util::handle_signals_on_own_thread({SIGHUP, SIGINT, SIGTERM});
     for (const int number : {SIGHUP, SIGINT, SIGTERM}) {
       struct sigaction current {};
       if (::sigaction(number, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) continue;
