@@ -33,8 +33,9 @@ endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # rnnsearch_0.1.0_amd64.deb
 
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# The recipes are bash scripts (bash and coreutils are essential) that also run awk.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "mawk | awk")
+# The recipes are bash scripts (bash and coreutils are essential) that also run awk, and
+# ps to end their children on a signal.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "mawk | awk, procps")
 # nmt-train needs only the MPI library to run in one process; mpirun starts several.
 if(RNNSEARCH_WITH_MPI)
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "openmpi-bin")

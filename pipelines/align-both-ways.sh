@@ -33,17 +33,23 @@ shift $((OPTIND - 1))
 [ -n "$forward" ] && [ -n "$reverse" ] && [ -n "$codes" ] && [ -n "$src" ] && [ -n "$tgt" ] &&
   [ -n "$input" ] && [ -n "$target" ] || die_usage "-f, -r, -c, -s, -t, -i and -j are required"
 for f in "$forward" "$reverse" "$codes" "$input" "$target"; do need_file file "$f"; done
+[ "$(wc -l < "$input")" -eq "$(wc -l < "$target")" ] || {
+  echo "$NAME: $input has $(wc -l < "$input") lines, $target has $(wc -l < "$target"):" \
+    "the pairs must be line-aligned" >&2
+  exit 1
+}
 if [ -z "$dir" ]; then
   dir=$(mktemp -d)
-  trap 'rm -rf "$dir"' EXIT
+  remove_on_exit "$dir"
 fi
 mkdir -p "$dir"
-for side in "$src:$input" "$tgt:$target"; do
-  lang=${side%%:*} file=${side#*:}
-  "$(nmt_tool nmt-tokenize)" -l "$lang" --no-escape -q -i "$file" |
-    "$(nmt_tool nmt-bpe)" apply -c "$codes" -o "$dir/pairs.bpe.$lang"
-done
+# Tokenized and BPE'd as in training.
+prepare() {  # LANG FILE
+  "$(nmt_tool nmt-tokenize)" -l "$1" --no-escape -q -i "$2" | "$(nmt_tool nmt-bpe)" apply -c "$codes" -o "$dir/pairs.bpe.$1"
+}
+run_job prepare "$src" "$input"
+run_job prepare "$tgt" "$target"
 align=$(nmt_tool nmt-align)
-"$align" -m "$forward" -s "$dir/pairs.bpe.$src" -t "$dir/pairs.bpe.$tgt" -q -o "$dir/forward"
-"$align" -m "$reverse" -s "$dir/pairs.bpe.$tgt" -t "$dir/pairs.bpe.$src" --invert -q -o "$dir/reverse"
-"$align" symmetrize -i "$dir/forward" -j "$dir/reverse" -c "$heuristic"
+run_job "$align" -m "$forward" -s "$dir/pairs.bpe.$src" -t "$dir/pairs.bpe.$tgt" -q -o "$dir/forward"
+run_job "$align" -m "$reverse" -s "$dir/pairs.bpe.$tgt" -t "$dir/pairs.bpe.$src" --invert -q -o "$dir/reverse"
+run_job "$align" symmetrize -i "$dir/forward" -j "$dir/reverse" -c "$heuristic"

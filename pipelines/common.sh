@@ -45,3 +45,176 @@ common_option() {
 need_file() {
   [ -r "$2" ] || { echo "$NAME: $1 $2 cannot be read" >&2; exit 1; }
 }
+
+# ---- Files removed when the recipe exits, whatever ends it: remove_on_exit PATH... (the
+# recipe's work folders), and the temporary files of outputs not yet renamed into place.
+exit_removals=()
+staged_temps=() staged_targets=() staged_paths=()
+remove_on_exit() { exit_removals+=("$@"); }
+remove_exit_files() {
+  if [ ${#exit_removals[@]} -gt 0 ]; then rm -rf -- "${exit_removals[@]}"; fi
+  if [ ${#staged_temps[@]} -gt 0 ]; then rm -f -- "${staged_temps[@]}"; fi
+}
+trap remove_exit_files EXIT
+
+# ---- Children. A signal (HUP, INT, TERM) ends every process the recipe started, tools,
+# pipelines and recipes it calls, waits for them, and exits 128 + the signal's number.
+# Bash runs a trap only once the foreground command has ended: a long stage runs as
+# `run_job COMMAND...` (a tool, or a function holding a pipeline) so the trap runs at once.
+
+# run_job COMMAND [ARGS...]: COMMAND with the recipe's standard input, waited for; its status.
+run_job() {
+  "$@" <&0 &
+  wait $!
+}
+
+# The processes descending from this shell now, one PID a line; not the subshell that
+# lists them ($BASHPID in it) nor its ps and awk.
+descendants() {
+  local self=$BASHPID  # here, not in the pipeline's subshells
+  ps -e -o pid= -o ppid= | awk -v root=$$ -v self="$self" '
+    { parent[$1] = $2 }
+    END {
+      for (p in parent) {
+        q = p
+        while (q in parent && q != root && q != self && q > 1) q = parent[q]
+        if (q == root && p != root) print p
+      }
+    }'
+}
+
+# Stops every descendant first (a stopped process starts no other), so none is missed when
+# its parent dies and it moves to init; then TERM and CONT to all, and waits for them: the
+# children with wait, the others until they are gone (KILL after 60 s: a tool saving).
+end_descendants() {
+  local pids=() fresh pid known i
+  while :; do
+    fresh=()
+    for pid in $(descendants); do
+      known=no
+      for i in "${pids[@]}"; do [ "$i" = "$pid" ] && known=yes && break; done
+      [ $known = yes ] || fresh+=("$pid")
+    done
+    [ ${#fresh[@]} -gt 0 ] || break
+    kill -STOP "${fresh[@]}" 2> /dev/null || true
+    pids+=("${fresh[@]}")
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  kill -TERM "${pids[@]}" 2> /dev/null || true
+  kill -CONT "${pids[@]}" 2> /dev/null || true
+  wait 2> /dev/null || true
+  for ((i = 0; i < 600; i++)); do
+    kill -0 "${pids[@]}" 2> /dev/null || return 0
+    sleep 0.1
+  done
+  kill -KILL "${pids[@]}" 2> /dev/null || true
+}
+
+on_signal() {  # NUMBER
+  trap '' HUP INT TERM  # the signal the recipe sends its own children does not come back here
+  end_descendants
+  exit $((128 + $1))
+}
+trap 'on_signal 1' HUP
+trap 'on_signal 2' INT
+trap 'on_signal 15' TERM
+
+# ---- Outputs, by the tools' rule (util::AtomicFileWriter): a regular file, or a name not
+# yet taken, is written beside its final name and renamed into place, so a failure leaves
+# the old file or none; a device, a FIFO or a descriptor (-, /dev/stdout, /dev/fd/N) is
+# written directly, never replaced; symbolic links are followed to the file they name.
+# check_outputs refuses two outputs that are one file and a folder that is not there before
+# anything is written; a write that fails (a full disk) is one line and status 1.
+
+# file_error PATH MESSAGE: "NAME: PATH: MESSAGE" on stderr, status 1 (bad input, a full disk).
+file_error() {
+  echo "$NAME: $1: $2" >&2
+  exit 1
+}
+
+is_descriptor_name() {
+  [[ $1 == - || $1 == /dev/stdout || $1 == /dev/stderr || $1 =~ ^/dev/fd/[0-9]+$ || $1 =~ ^/proc/self/fd/[0-9]+$ ]]
+}
+
+# The file output PATH ends at: symbolic links followed (the last need not exist yet).
+output_target() {
+  if is_descriptor_name "$1"; then printf '%s\n' "$1"; else readlink -m -- "$1"; fi
+}
+
+# True when output PATH is renamed into place (a regular file or nothing there yet).
+replaced_output() {
+  local target
+  is_descriptor_name "$1" && return 1
+  target=$(output_target "$1")
+  [ ! -e "$target" ] || [ -f "$target" ]
+}
+
+# check_outputs OPTION=PATH...: every output (an empty PATH: none) can be written, and no
+# two are the same file; else the message and status 1 (a folder) or 2 (usage).
+check_outputs() {
+  local spec name path target folder j
+  local names=() paths=() targets=()
+  for spec in "$@"; do
+    name=${spec%%=*} path=${spec#*=}
+    [ -n "$path" ] || continue
+    target=$(output_target "$path")
+    [ ! -d "$target" ] || file_error "$path" "is a directory"
+    if replaced_output "$path"; then
+      folder=$(dirname -- "$target")
+      [ -d "$folder" ] || file_error "$path" "cannot create a temporary file beside it: No such file or directory"
+      [ -w "$folder" ] || file_error "$path" "cannot create a temporary file beside it: Permission denied"
+    fi
+    for ((j = 0; j < ${#targets[@]}; j++)); do
+      if [ "${targets[j]}" = "$target" ] || { [ -e "$target" ] && [ "${targets[j]}" -ef "$target" ]; }; then
+        [ "$path" != - ] || die_usage "${names[j]} and $name are both standard output (-)"
+        die_usage "${names[j]} and $name are the same file: ${paths[j]}"
+      fi
+    done
+    names+=("$name") paths+=("$path") targets+=("$target")
+  done
+}
+
+# copy_input SHOWN DEST: standard input to DEST (a path, or /dev/stdout); a failed write is
+# "NAME: SHOWN: write failed: REASON", status 1.
+copy_input() {
+  local error
+  error=$(cat 2>&1 > "$2") || file_error "$1" "write failed: ${error##*: }"
+}
+
+# stage_output PATH < DATA: a device, FIFO or descriptor gets DATA now; a file gets it in a
+# temporary file beside it, renamed into place by commit_outputs (so several outputs, a
+# pair, are renamed together once all are written).
+stage_output() {
+  local path=$1 target temp mask
+  if [ "$path" = - ]; then copy_input "<stdout>" /dev/stdout; return; fi
+  if ! replaced_output "$path"; then copy_input "$path" "$(output_target "$path")"; return; fi
+  target=$(output_target "$path")
+  # The tools' temporary name (.NAME.tmp.PID.XXXXXX): the next tool or recipe writing
+  # NAME removes one that a process killed outright left.
+  temp=$(mktemp -p "$(dirname -- "$target")" ".$(basename -- "$target").tmp.$$.XXXXXX" 2>&1) ||
+    file_error "$path" "cannot create a temporary file beside it: ${temp##*: }"
+  staged_temps+=("$temp") staged_targets+=("$target") staged_paths+=("$path")
+  if [ -f "$target" ]; then  # the replacement keeps the old file's permissions and owner
+    chmod --reference="$target" -- "$temp"
+    chown --reference="$target" -- "$temp" 2> /dev/null || true
+  else
+    mask=$(umask)
+    chmod "$(printf '%o' $((0666 & ~mask)))" -- "$temp"
+  fi
+  copy_input "$path" "$temp"
+}
+
+commit_outputs() {
+  local i error
+  for ((i = 0; i < ${#staged_temps[@]}; i++)); do
+    error=$(mv -f -- "${staged_temps[i]}" "${staged_targets[i]}" 2>&1) ||
+      file_error "${staged_paths[i]}" "cannot rename the temporary file into place: ${error##*: }"
+  done
+  staged_temps=() staged_targets=() staged_paths=()
+}
+
+# write_output PATH < DATA: stage_output and commit_outputs for one output.
+write_output() {
+  stage_output "$1"
+  commit_outputs
+}

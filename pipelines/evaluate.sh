@@ -33,10 +33,11 @@ shift $((OPTIND - 1))
   die_usage "-m, -c, -s, -t, -i and -r are required"
 need_file "test source" "$input"
 need_file reference "$reference"
-hypotheses=$(mktemp)
-trap 'rm -f "$hypotheses"' EXIT
+check_outputs "-o=$output"
+work=$(mktemp -d "${TMPDIR:-/tmp}/evaluate.XXXXXX")
+remove_on_exit "$work"
 # translate.sh beside this file, with the tools found here (it is not called from PREFIX/bin).
-NMT_BIN=$(dirname "$(nmt_tool nmt-decode)") "$here/translate.sh" -m "$model" -c "$codes" -s "$src" -t "$tgt" \
-  -b "$beam" -j "$threads" < "$input" > "$hypotheses"
-"$(nmt_tool nmt-bleu)" "$reference" -i "$hypotheses" -m bleu chrf -f text
-if [ -n "$output" ]; then mv "$hypotheses" "$output"; fi
+NMT_BIN=$(dirname "$(nmt_tool nmt-decode)") run_job "$here/translate.sh" -m "$model" -c "$codes" -s "$src" -t "$tgt" \
+  -b "$beam" -j "$threads" < "$input" > "$work/hypotheses"
+run_job "$(nmt_tool nmt-bleu)" "$reference" -i "$work/hypotheses" -m bleu chrf -f text
+if [ -n "$output" ]; then write_output "$output" < "$work/hypotheses"; fi

@@ -6,8 +6,8 @@
 #   score = |H_fwd - H_rev| + (H_fwd + H_rev) / 2        (lower is better)
 # The kept pairs are written line-aligned in corpus order: the best --keep percent (ties
 # to the earlier line), or those with a score at most --threshold. An empty side gets no
-# score from the models and is never kept. Outputs are written to temporary files and
-# renamed into place.
+# score from the models and is never kept. Outputs follow the tools' rule (common.sh): files
+# are written beside their names and renamed into place together, devices and FIFOs directly.
 # Installed as rnnsearch-filter (cmake --install).
 set -euo pipefail
 source "$(dirname "$(readlink -f "$0")")/common.sh"
@@ -53,6 +53,7 @@ if [ -n "$threshold" ] && ! awk -v t="$threshold" 'BEGIN { exit !(t ~ /^-?[0-9]+
   die_usage "--threshold must be a number, got '$threshold'"
 fi
 src=${files[0]} tgt=${files[1]} out_src=${files[2]} out_tgt=${files[3]}
+check_outputs "--scores=$scores" "--kept-lines=$kept_lines" "OUT_SRC=$out_src" "OUT_TGT=$out_tgt"
 for f in "$forward" "$reverse"; do need_file model "$f"; done
 for f in "$src" "$tgt"; do need_file corpus "$f"; done
 lines=$(wc -l < "$src")
@@ -60,11 +61,12 @@ lines=$(wc -l < "$src")
 
 score=$(nmt_tool nmt-score)
 work=$(mktemp -d "${TMPDIR:-/tmp}/filter.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+remove_on_exit "$work"
 score_opts=(--normalize --threads "$threads" --mini-batch "$batch" -q)
 "$score" -m "$forward" -s "$src" -t "$tgt" "${score_opts[@]}" > "$work/forward" &
-"$score" -m "$reverse" -s "$tgt" -t "$src" "${score_opts[@]}" > "$work/reverse"
-wait $!
+forward_job=$!
+run_job "$score" -m "$reverse" -s "$tgt" -t "$src" "${score_opts[@]}" > "$work/reverse"
+wait $forward_job
 # Per pair: the combined score and both cross-entropies (an empty side: "inf").
 paste "$work/forward" "$work/reverse" "$src" "$tgt" | awk -F '\t' '{
   if ($3 ~ /^ *$/ || $4 ~ /^ *$/) { print "inf\tinf\tinf"; next }
@@ -78,15 +80,13 @@ if [ -n "$keep" ]; then
 else
   awk -F '\t' -v t="$threshold" '$1 != "inf" && $1 + 0 <= t + 0 { print NR }' "$work/scores" > "$work/kept"
 fi
-# Each output is written beside its final name and renamed: no half-written file.
-publish() {  # FROM TO
-  cp "$1" "$2.tmp.$$"
-  mv "$2.tmp.$$" "$2"
-}
+# Every output is written (beside its final name, when a file) before any is renamed into
+# place: a failure leaves all the old files, never half a pair.
 awk 'FILENAME == ARGV[1] { kept[$1] = 1; next } FNR in kept' "$work/kept" "$src" > "$work/out_src"
 awk 'FILENAME == ARGV[1] { kept[$1] = 1; next } FNR in kept' "$work/kept" "$tgt" > "$work/out_tgt"
-if [ -n "$scores" ]; then publish "$work/scores" "$scores"; fi
-if [ -n "$kept_lines" ]; then publish "$work/kept" "$kept_lines"; fi
-publish "$work/out_src" "$out_src"
-publish "$work/out_tgt" "$out_tgt"
-echo "$NAME: kept $(wc -l < "$out_src") of $lines pairs" >&2
+if [ -n "$scores" ]; then stage_output "$scores" < "$work/scores"; fi
+if [ -n "$kept_lines" ]; then stage_output "$kept_lines" < "$work/kept"; fi
+stage_output "$out_src" < "$work/out_src"
+stage_output "$out_tgt" < "$work/out_tgt"
+commit_outputs
+echo "$NAME: kept $(wc -l < "$work/out_src") of $lines pairs" >&2

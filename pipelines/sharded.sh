@@ -17,8 +17,8 @@ and joins their outputs in order: the result equals one process's, byte for byte
   -h, --help  this message
 The tool's options pass through unchanged. decode reads -i FILE or standard input (whole,
 before decoding starts); align cuts -s and -t at the same lines; -o FILE writes the joined
-output there (atomically), else to standard output. Messages from the tool name the shard
-file and its line."
+output there (a file atomically, a device or FIFO directly), else to standard output.
+Messages from the tool name the shard file and its line."
 processes= dir=
 while getopts ":n:d:h-:" opt; do
   case $opt in
@@ -60,12 +60,14 @@ elif [ "$input" != - ]; then
   need_file input "$input"
 fi
 
+[ "$output" = - ] || check_outputs "-o=$output"
+
 if [ -z "$dir" ]; then
   dir=$(mktemp -d)
-  trap 'rm -rf "$dir"' EXIT
+  remove_on_exit "$dir"
 fi
 mkdir -p "$dir"
-rm -f "$dir"/shard.* "$dir"/out.*
+rm -f "$dir"/shard.* "$dir"/out.* "$dir"/joined "$dir"/check.*
 if [ "$mode" = decode ]; then
   if [ "$input" = - ]; then
     cat > "$dir/input"
@@ -93,6 +95,19 @@ shards=()
 for f in "$dir"/shard.src.*; do [ -e "$f" ] && shards+=("${f##*.}"); done
 
 tool=$(nmt_tool "nmt-$mode")
+# The model and the options are checked once, on no input: a bad one is one message, not
+# one per shard.
+: > "$dir/check.empty"
+if [ "$mode" = decode ]; then
+  check=(-i "$dir/check.empty")
+else
+  check=(-s "$dir/check.empty" -t "$dir/check.empty")
+fi
+run_job "$tool" "${options[@]}" "${check[@]}" -o "$dir/check.out" 2> "$dir/check.err" || {
+  status=$?
+  cat "$dir/check.err" >&2
+  exit "$status"
+}
 pids=()
 for k in "${shards[@]}"; do
   if [ "$mode" = decode ]; then
@@ -118,9 +133,5 @@ join_outputs() {
     fi
   done
 }
-if [ "$output" = - ]; then
-  join_outputs
-else
-  join_outputs > "$output.tmp.$$"
-  mv "$output.tmp.$$" "$output"
-fi
+join_outputs > "$dir/joined"
+write_output "$output" < "$dir/joined"

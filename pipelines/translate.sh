@@ -30,8 +30,11 @@ shift $((OPTIND - 1))
 need_file model "$model"
 need_file codes "$codes"
 
-"$(nmt_tool nmt-tokenize)" -l "$src" --no-escape -q |
-  "$(nmt_tool nmt-bpe)" apply -c "$codes" |
-  "$(nmt_tool nmt-decode)" -m "$model" -b "$beam" --max-length 0 --threads "$threads" -q |
-  "$(nmt_tool nmt-bpe)" undo |
-  "$(nmt_tool nmt-detokenize)" -l "$tgt" -q
+translate() {
+  "$(nmt_tool nmt-tokenize)" -l "$src" --no-escape -q |
+    "$(nmt_tool nmt-bpe)" apply -c "$codes" |
+    "$(nmt_tool nmt-decode)" -m "$model" -b "$beam" --max-length 0 --threads "$threads" -q |
+    "$(nmt_tool nmt-bpe)" undo |
+    "$(nmt_tool nmt-detokenize)" -l "$tgt" -q
+}
+run_job translate

@@ -21,6 +21,8 @@ packages=(
   # the Debian package (cmake --build build --target deb, ctest deb_package): CPack reads
   # the tools' libraries with file and dpkg-shlibdeps; groff renders a packaged man page
   dpkg-dev file groff-base
+  # the recipes find and end their children on a signal with ps (pipelines/common.sh)
+  procps
 )
 for option in "$@"; do
   case $option in

@@ -4,7 +4,7 @@
 #     -DRNNSEARCH_NATIVE=OFF, and no package is written;
 #   - the control fields: rnnsearch, the project's version, amd64, and Depends naming the
 #     Debian package of every shared library a packaged tool needs (directly, or through
-#     one package it depends on, as libopenblas0 stands for its variants), and awk;
+#     one package it depends on, as libopenblas0 stands for its variants), awk and procps;
 #   - the files: every tool of tools/nmt-*.cc, every man page of man/, every recipe
 #     marked "# Installed as rnnsearch-NAME" with its command, common.sh, nothing else;
 #   - extracted into a scratch root (dpkg -x), every tool answers --version, a recipe -h,
@@ -46,6 +46,7 @@ for name in Maintainer Description Section; do [ -n "$(field $name)" ] || fail "
 depends=$(field Depends)
 echo "Depends: $depends"
 grep -q 'awk' <<< "$depends" || fail "Depends does not name awk, which the recipes run"
+grep -q 'procps' <<< "$depends" || fail "Depends does not name procps, whose ps the recipes run"
 
 echo "== dpkg-deb -c"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./||' | sort > "$work/files"
