@@ -172,7 +172,10 @@ void hmm(const std::vector<std::string>& args) {
       ("save-params", po::value(&cfg.save_params), "write the trained model (both directions) to this file")
       ("params-threshold", util::defaulted(&cfg.params_threshold),
        "leave translation probabilities below this out of --save-params")
-      ("load-params", po::value(&cfg.load_params), "align with a --save-params file, without training");
+      ("load-params", po::value(&cfg.load_params), "align with a --save-params file, without training")
+      ("unknown-warning", util::defaulted(&cfg.unknown_warning),
+       "SHARE in [0, 1]: with --load-params, warn when more than this share of a side's tokens are words the "
+       "parameters never name (1 = never)");
   if (parse(args, options, common)) return;
   if (reverse && !links.empty() && links != "reverse") {
     throw util::UsageError("-r means --links reverse: it cannot go with --links " + links);
@@ -180,7 +183,8 @@ void hmm(const std::vector<std::string>& args) {
   model.links = align::parse_hmm_links(reverse && links.empty() ? "reverse" : links.empty() ? "forward" : links);
   model.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  align::hmm_files(cfg, tools::stderr_notes(common, "nmt-align hmm: "));
+  util::Messages messages = tools::stderr_messages(common, "nmt-align hmm");
+  align::hmm_files(cfg, messages);
 }
 
 void eval(const std::vector<std::string>& args) {

@@ -27,6 +27,19 @@ std::string iteration_note(std::size_t number, const HmmIteration& iteration) {
   return note;
 }
 
+// "3,412 of 10,020 source tokens (34.1%) in S are words P never names; ...", when more
+// than --unknown-warning of the side's tokens are; else "".
+std::string unknown_words_warning(const data::UnknownTokens& unknown, data::UnknownTokens::Side side,
+                                  const HmmFilesOptions& options) {
+  const std::size_t total = unknown.tokens(side), missing = unknown.unknown(side);
+  if (total == 0 || static_cast<double>(missing) <= options.unknown_warning * static_cast<double>(total)) return "";
+  const bool source = side == data::UnknownTokens::kSource;
+  return util::grouped(missing) + " of " + util::grouped(total) + (source ? " source" : " target") + " tokens (" +
+         util::fixed(100.0 * static_cast<double>(missing) / static_cast<double>(total), 1) + "%) in " +
+         (source ? options.source : options.target) + " are words " + options.load_params +
+         " never names; were the parameters trained on text like it, with -s and -t the same way round?";
+}
+
 }  // namespace
 
 void HmmFilesOptions::validate() const {
@@ -36,10 +49,11 @@ void HmmFilesOptions::validate() const {
   }
   util::check_range("params-threshold", params_threshold, 0.0, 1.0);
   util::check_distinct_outputs({{"-o", output}, {"--save-params", save_params}});
+  data::check_unknown_warning(unknown_warning);
   hmm.validate();
 }
 
-void hmm_files(const HmmFilesOptions& options, const Notes& notes) {
+void hmm_files(const HmmFilesOptions& options, const util::Messages& messages) {
   options.validate();
   const bool show_progress = options.progress && !util::is_terminal(options.output, STDOUT_FILENO);
   const Ibm2Corpus corpus = read_word_pairs(options.source, options.target, false, "nmt-align hmm", show_progress);
@@ -48,8 +62,9 @@ void hmm_files(const HmmFilesOptions& options, const Notes& notes) {
   util::ProgressMeter meter("nmt-align hmm", "pairs in all passes", show_progress,
                             static_cast<std::uint64_t>(passes) * corpus.size());
   const HmmProgress progress = [&](std::size_t pairs) { meter.advance(pairs); };
+  data::UnknownTokens unknown;
   HmmModel model = train ? hmm_start_model(corpus, options.hmm)
-                         : read_hmm_params(options.load_params, corpus, options.hmm.threads);
+                         : read_hmm_params(options.load_params, corpus, options.hmm.threads, &unknown);
   util::AtomicFileWriter writer(options.output);
   const HmmLinkSink write = [&](std::size_t, const data::Alignment& links) {
     writer.write_line(data::format_pharaoh(links));
@@ -62,7 +77,11 @@ void hmm_files(const HmmFilesOptions& options, const Notes& notes) {
   }
   meter.finish();
   if (!options.save_params.empty()) write_hmm_params(options.save_params, corpus, model, options.params_threshold);
-  for (std::size_t k = 0; k < iterations.size() && notes; ++k) notes(iteration_note(k + 1, iterations[k]));
+  for (std::size_t k = 0; k < iterations.size(); ++k) messages.note(iteration_note(k + 1, iterations[k]));
+  for (const auto side : {data::UnknownTokens::kSource, data::UnknownTokens::kTarget}) {
+    const std::string line = unknown_words_warning(unknown, side, options);
+    if (!line.empty()) messages.warn(line);
+  }
   writer.commit();
 }
 

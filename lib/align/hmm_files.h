@@ -5,6 +5,8 @@
 
 #include "align/command_common.h"
 #include "align/hmm.h"
+#include "data/unknown_tokens.h"
+#include "util/messages.h"
 
 namespace rnnsearch::align {
 
@@ -19,6 +21,9 @@ struct HmmFilesOptions {
   double params_threshold = 0.0;
   // --load-params: align with this model instead of training (the iteration options unused).
   std::string load_params;
+  // With --load-params: warn when more than this share of a side's tokens are words the
+  // loaded parameters never name (data/unknown_tokens.h).
+  double unknown_warning = data::kUnknownWarningShare;
   HmmOptions hmm;
 
   // util::UsageError "-s SOURCE and -t TARGET are required", for --save-params with
@@ -28,10 +33,11 @@ struct HmmFilesOptions {
 };
 
 // Validates `options`, reads the pairs, trains (or loads) and writes the links. Once they are
-// written (before the output is committed), `notes` gets a line per EM iteration:
+// written (before the output is committed), `messages` gets a note per EM iteration:
 // "hmm iteration 2: log-likelihood forward -1234.5, reverse -1200.1; p-empty forward 0.21,
-// reverse 0.19". util::Error naming file and line for a line without words or of more than
+// reverse 0.19"; with --load-params, a warning per side whose tokens the parameters mostly
+// do not know. util::Error naming file and line for a line without words or of more than
 // kMaxIbm2Words words.
-void hmm_files(const HmmFilesOptions& options, const Notes& notes = {});
+void hmm_files(const HmmFilesOptions& options, const util::Messages& messages = {});
 
 }  // namespace rnnsearch::align

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "data/vocabulary.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
@@ -18,7 +19,7 @@ namespace rnnsearch::align {
 namespace {
 
 constexpr std::string_view kMagic = "nmt-hmm-params";
-constexpr std::string_view kVersion = "1";
+constexpr std::string_view kVersion = "2";  // 1: the same without the end line
 constexpr const char* kDirectionNames[2] = {"forward", "reverse"};
 
 // The words of direction d's table rows (row 0 the empty word, "") and columns.
@@ -43,8 +44,10 @@ std::string shortest_float(float value) {
   return std::string(text, end);
 }
 
-void write_direction_table(util::AtomicFileWriter& writer, const CooccurrenceTable& table, const TableWords& words,
-                           const std::string& name, double threshold) {
+// Writes direction `name`'s entries; returns how many lines.
+std::size_t write_direction_table(util::AtomicFileWriter& writer, const CooccurrenceTable& table,
+                                  const TableWords& words, const std::string& name, double threshold) {
+  std::size_t written = 0;
   std::vector<std::size_t> rows(table.rows());
   std::iota(rows.begin(), rows.end(), 0);
   std::sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) { return *words.rows[a] < *words.rows[b]; });
@@ -63,24 +66,32 @@ void write_direction_table(util::AtomicFileWriter& writer, const CooccurrenceTab
       line = name + "\tt\t" + *words.rows[row] + '\t' + *words.columns[static_cast<std::size_t>(table.column(at))] +
              '\t' + shortest_float(table.probability(at));
       writer.write_line(line);
+      ++written;
     }
   }
+  return written;
 }
 
-// The header's model and jump width, or util::Error.
-std::pair<bool, int> parse_header(const std::string& line, const std::string& path) {
+struct Header {
+  bool hmm = true;
+  int width = 0;
+  bool has_end = true;  // version 2: the last line is "end<TAB>LINES"
+};
+
+// The header's version, model and jump width, or util::Error.
+Header parse_header(const std::string& line, const std::string& path) {
   const auto fields = util::split_fields(line, ' ');
   const double width = fields.size() == 4 && fields[3].substr(0, 11) == "jump-width="
                            ? util::parse_double(fields[3].substr(11)).value_or(0.0)
                            : 0.0;
-  if (fields.size() != 4 || fields[0] != kMagic || fields[1] != kVersion ||
+  if (fields.size() != 4 || fields[0] != kMagic || (fields[1] != kVersion && fields[1] != "1") ||
       (fields[2] != "model=hmm" && fields[2] != "model=model1") || width < 1 || width > 100 ||
       width != static_cast<int>(width)) {
     throw util::Error(path, 1,
                       "not the parameters of nmt-align hmm: expected the header '" + std::string(kMagic) + " " +
                           std::string(kVersion) + " model=hmm|model1 jump-width=N' (nmt-align hmm --save-params)");
   }
-  return {fields[2] == "model=hmm", static_cast<int>(width)};
+  return {fields[2] == "model=hmm", static_cast<int>(width), fields[1] != "1"};
 }
 
 }  // namespace
@@ -99,10 +110,13 @@ void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const H
                         util::shortest_scientific(jumps.weight[static_cast<std::size_t>(jump + width)]));
     }
   }
+  std::size_t lines = 1 + 2 * (2 + 2 * static_cast<std::size_t>(width));
   for (int d = 0; d < 2; ++d) {
-    write_direction_table(writer, d == 0 ? model.forward.table : model.reverse.table, TableWords(corpus, d),
-                          kDirectionNames[d], threshold);
+    lines += write_direction_table(writer, d == 0 ? model.forward.table : model.reverse.table, TableWords(corpus, d),
+                                   kDirectionNames[d], threshold);
   }
+  // A copy cut short lacks it (or has another count): read as the cut file it is.
+  writer.write_line("end\t" + std::to_string(lines));
   writer.commit();
 }
 
@@ -111,8 +125,10 @@ namespace {
 // Reads the lines after the header into `model` (tables of `corpus`).
 class ParamsReader {
  public:
-  ParamsReader(const std::string& path, const Ibm2Corpus& corpus, HmmModel& model)
-      : path_(path), model_(model), words_{TableWords(corpus, 0), TableWords(corpus, 1)} {
+  ParamsReader(const std::string& path, const Ibm2Corpus& corpus, HmmModel& model, bool has_end)
+      : path_(path), model_(model), words_{TableWords(corpus, 0), TableWords(corpus, 1)}, has_end_(has_end) {
+    known_source_.assign(corpus.source_words.size(), 0);
+    known_target_.assign(corpus.target_words.size(), 0);
     for (int d = 0; d < 2; ++d) {
       seen_[d].assign(model.forward.jumps.weight.size() + 1, 0);
       for (std::size_t r = 0; r < words_[d].rows.size(); ++r) row_ids_[d].emplace(*words_[d].rows[r], r);
@@ -122,6 +138,8 @@ class ParamsReader {
 
   void read(const std::string& line, std::size_t number) {
     const auto fields = util::split_fields(line, '\t');
+    if (ended_) throw util::Error(path_, number, "a line after the end line");
+    if (has_end_ && fields[0] == "end") return read_end(fields, number);
     const int d = fields[0] == kDirectionNames[0] ? 0 : fields[0] == kDirectionNames[1] ? 1 : -1;
     const std::string_view kind = fields.size() > 1 ? fields[1] : std::string_view();
     if (d >= 0 && kind == "t" && fields.size() == 5 && !fields[3].empty()) return read_entry(d, fields, number);
@@ -147,13 +165,40 @@ class ParamsReader {
                       "'...<TAB>t<TAB>E<TAB>F<TAB>P' (E empty for the empty word)");
   }
 
-  // util::Error when a direction's jump parameters were not all there.
-  void finish() const {
+  // util::Error when a direction's jump parameters or table were not all there, or (version
+  // 2) the end line was not: the file was cut short. `lines`: the lines read.
+  void finish(std::size_t lines) const {
+    if (has_end_ && !ended_) {
+      throw util::Error(path_, lines, "the file ends before its end line: it was cut short (copy it whole)");
+    }
     for (int d = 0; d < 2; ++d) {
       if (std::count(seen_[d].begin(), seen_[d].end(), 1) != static_cast<std::ptrdiff_t>(seen_[d].size())) {
         throw util::Error(path_ + ": the " + kDirectionNames[d] + " direction's p-empty or jump lines are missing");
       }
+      if (!empty_word_rows_[d]) {
+        throw util::Error(path_ + ": the " + kDirectionNames[d] +
+                          " direction's translation table is missing (no entry of its empty word)");
+      }
     }
+  }
+
+  // The tokens of `corpus` whose word no entry of the file names, per side.
+  data::UnknownTokens unknown_tokens(const Ibm2Corpus& corpus) const {
+    data::UnknownTokens unknown;
+    std::vector<std::int32_t> marks;
+    for (std::size_t pair = 0; pair < corpus.size(); ++pair) {
+      for (const int side : {0, 1}) {
+        const auto& words = side == 0 ? corpus.source : corpus.target;
+        const auto& begin = side == 0 ? corpus.source_begin : corpus.target_begin;
+        const auto& known = side == 0 ? known_source_ : known_target_;
+        marks.clear();
+        for (std::size_t k = begin[pair]; k < begin[pair + 1]; ++k) {
+          marks.push_back(known[static_cast<std::size_t>(words[k])] ? 0 : data::Vocabulary::kUnk);
+        }
+        unknown.add(side == 0 ? data::UnknownTokens::kSource : data::UnknownTokens::kTarget, marks);
+      }
+    }
+    return unknown;
   }
 
  private:
@@ -173,10 +218,24 @@ class ParamsReader {
     }
     return *value;
   }
+  void read_end(const std::vector<std::string_view>& fields, std::size_t number) {
+    if (fields.size() != 2 || fields[1] != std::to_string(number - 1)) {
+      throw util::Error(path_, number, "expected 'end<TAB>" + std::to_string(number - 1) +
+                                           "' (the lines before it): the file was cut or changed");
+    }
+    ended_ = true;
+  }
   void read_entry(int d, const std::vector<std::string_view>& fields, std::size_t number) {
     const auto p = static_cast<float>(number_in(fields[4], 0.0, 1.0, number));
+    if (fields[2].empty()) empty_word_rows_[d] = true;
     const auto row = row_ids_[d].find(fields[2]);
     const auto column = column_ids_[d].find(fields[3]);
+    // Forward rows are source words (0: the empty word) and columns target words; reverse
+    // rows target words after the empty word, columns source words.
+    if (row != row_ids_[d].end() && row->second > 0) {
+      (d == 0 ? known_source_ : known_target_)[d == 0 ? row->second : row->second - 1] = 1;
+    }
+    if (column != column_ids_[d].end()) (d == 0 ? known_target_ : known_source_)[column->second] = 1;
     if (row == row_ids_[d].end() || column == column_ids_[d].end()) return;  // a word these pairs lack
     CooccurrenceTable& table = d == 0 ? model_.forward.table : model_.reverse.table;
     const std::size_t at = table.find(row->second, static_cast<std::int32_t>(column->second));
@@ -188,25 +247,29 @@ class ParamsReader {
   TableWords words_[2];
   std::unordered_map<std::string_view, std::size_t> row_ids_[2], column_ids_[2];
   std::vector<char> seen_[2];
+  bool has_end_ = true, ended_ = false;
+  bool empty_word_rows_[2] = {false, false};
+  std::vector<char> known_source_, known_target_;  // by word id: some entry names the word
 };
 
 }  // namespace
 
-HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int threads) {
+HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int threads, data::UnknownTokens* unknown) {
   util::LineReader reader(path);
   std::string line;
   if (!reader.next(line)) throw util::Error(path, 1, "is empty: expected the header of nmt-align hmm parameters");
-  const auto [hmm, width] = parse_header(line, path);
+  const Header header = parse_header(line, path);
   HmmOptions options;
-  options.jump_width = width;
-  options.hmm_iterations = hmm ? 1 : 0;
+  options.jump_width = header.width;
+  options.hmm_iterations = header.hmm ? 1 : 0;
   options.threads = threads;
   HmmModel model = hmm_start_model(corpus, options);
   model.forward.table.fill(kAbsentProbability);
   model.reverse.table.fill(kAbsentProbability);
-  ParamsReader params(path, corpus, model);
+  ParamsReader params(path, corpus, model, header.has_end);
   while (reader.next(line)) params.read(line, reader.line_number());
-  params.finish();
+  params.finish(reader.line_number());
+  if (unknown) *unknown = params.unknown_tokens(corpus);
   return model;
 }
 

@@ -2,13 +2,15 @@
 // The text file of a trained nmt-align hmm (--save-params, --load-params): both directions'
 // jump and empty-word parameters and translation tables, to align new sentence pairs without
 // training again. Line 1, the header:
-//   nmt-hmm-params 1 model=hmm jump-width=7          (model=model1: no HMM iteration ran)
+//   nmt-hmm-params 2 model=hmm jump-width=7          (model=model1: no HMM iteration ran)
 // then, for each direction (forward: target words given source words; reverse: the other way):
 //   forward<TAB>p-empty<TAB>0.21
 //   forward<TAB>jump<TAB>-7<TAB>0.0123               (one line per jump class, -width .. width)
 // then the table entries, forward's then reverse's:
 //   forward<TAB>t<TAB>e<TAB>f<TAB>t(f | e)           (e empty for the empty word)
-// by e (byte order, the empty word first), then by descending probability, then by f.
+// by e (byte order, the empty word first), then by descending probability, then by f; and
+// last (version 2; version 1 files, without it, are read too):
+//   end<TAB>N                                        (N: the lines before it)
 // Numbers are the shortest text that reads back as the same value, so a loaded model aligns
 // exactly as the saved one did; an entry the file does not have (a pair that never co-occurred
 // in training, or one left out by --params-threshold) gets kAbsentProbability.
@@ -16,6 +18,7 @@
 
 #include "align/hmm.h"
 #include "align/ibm2.h"
+#include "data/unknown_tokens.h"
 
 namespace rnnsearch::align {
 
@@ -26,7 +29,11 @@ void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const H
 
 // The model of a params file for aligning `corpus`: hmm_start_model's tables for `corpus`, with
 // the file's probabilities (kAbsentProbability where it has none) and jumps. util::Error naming
-// the file and line for a bad header or line.
-HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int threads);
+// the file and line for a bad header or line, a direction's parameters or table missing, or a
+// version 2 file without its end line (cut short). With `unknown`, the tokens of each side of
+// `corpus` whose word no entry of the file names (a file of another corpus, or of swapped
+// sides, leaves most unknown).
+HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int threads,
+                         data::UnknownTokens* unknown = nullptr);
 
 }  // namespace rnnsearch::align

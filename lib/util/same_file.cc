@@ -2,6 +2,9 @@
 
 #include <filesystem>
 
+#include "util/error.h"
+#include "util/output_path.h"
+
 namespace rnnsearch::util {
 namespace {
 
@@ -9,6 +12,20 @@ std::filesystem::path normal_absolute(const std::string& path) {
   std::error_code error;
   const std::filesystem::path absolute = std::filesystem::absolute(path, error);
   return (error ? std::filesystem::path(path) : absolute).lexically_normal();
+}
+
+// Where writing `path` would end: symbolic links followed to the last, which need not
+// exist yet (a link to an output not written so far), and the links of its folders.
+std::filesystem::path final_target(const std::string& path) {
+  std::string followed = path;
+  try {
+    followed = resolve_output(path).path;
+  } catch (const Error&) {  // a loop of links, a directory: compared as given
+  }
+  std::error_code error;
+  const std::filesystem::path absolute = normal_absolute(followed);
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(absolute, error);
+  return error ? absolute : canonical;
 }
 
 }  // namespace
@@ -20,7 +37,7 @@ bool same_file(const std::string& a, const std::string& b) {
     const bool same = fs::equivalent(a, b, error);
     if (!error) return same;
   }
-  return normal_absolute(a) == normal_absolute(b);
+  return final_target(a) == final_target(b);
 }
 
 }  // namespace rnnsearch::util

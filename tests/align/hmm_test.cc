@@ -11,6 +11,7 @@
 
 #include "align/hmm.h"
 #include "align/hmm_params.h"
+#include "data/unknown_tokens.h"
 #include "support/temp_dir.h"
 #include "util/error.h"
 #include "util/rng.h"
@@ -332,8 +333,8 @@ BOOST_AUTO_TEST_CASE(saved_params_align_as_the_trained_model) {
     align::hmm_train(corpus, options, model);
     const std::string path = (dir.path() / ("params" + std::to_string(hmm_iterations))).string();
     align::write_hmm_params(path, corpus, model, 0.0);
-    const std::string header = hmm_iterations > 0 ? "nmt-hmm-params 1 model=hmm jump-width=7"
-                                                   : "nmt-hmm-params 1 model=model1 jump-width=7";
+    const std::string header = hmm_iterations > 0 ? "nmt-hmm-params 2 model=hmm jump-width=7"
+                                                   : "nmt-hmm-params 2 model=model1 jump-width=7";
     BOOST_TEST(lines_of(path).at(0) == header);
     const align::HmmModel loaded = align::read_hmm_params(path, corpus, 2);
     BOOST_TEST(loaded.hmm == model.hmm);
@@ -384,10 +385,23 @@ BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
   };
   auto without_jump = lines;
   without_jump.erase(without_jump.begin() + 4);
+  without_jump.back() = "end\t" + std::to_string(without_jump.size() - 1);
+  BOOST_TEST_REQUIRE(lines.back() == "end\t" + std::to_string(lines.size() - 1));
+  const std::vector<std::string> cut_short(lines.begin(), lines.end() - 3);
+  auto with_line_after_end = lines;
+  with_line_after_end.push_back(lines[13]);
+  std::vector<std::string> version1_without_reverse_table;
+  for (std::size_t k = 0; k + 1 < lines.size(); ++k) {
+    if (k == 0) {
+      version1_without_reverse_table.push_back("nmt-hmm-params 1 model=hmm jump-width=2");
+    } else if (k < 13 || lines[k].rfind("forward\tt\t", 0) == 0) {
+      version1_without_reverse_table.push_back(lines[k]);
+    }
+  }
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{}, ":1: is empty"},
       {with(0, "nmt-ibm2-table 1 direction=forward p-null=0.08 tension=4"), ":1: not the parameters of nmt-align hmm"},
-      {with(0, "nmt-hmm-params 2 model=hmm jump-width=2"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 3 model=hmm jump-width=2"), ":1: not the parameters"},
       {with(0, "nmt-hmm-params 1 model=hmm jump-width=0"), ":1: not the parameters"},
       {with(0, "nmt-hmm-params 1 model=ibm4 jump-width=2"), ":1: not the parameters"},
       {with(3, "forward\tjunk"), ":4: expected 'forward|reverse<TAB>p-empty<TAB>P'"},
@@ -400,6 +414,13 @@ BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
       {with(3, "forward\tjump\t3\t0.2"), ":4: jump class '3' is not an integer in [-2, 2]"},
       {with(3, "forward\tjump\t0.5\t0.2"), ":4: jump class '0.5' is not an integer"},
       {without_jump, ": the forward direction's p-empty or jump lines are missing"},
+      // Cut short at a line's end (the end line gone), or the end line's count changed.
+      {cut_short, ":" + std::to_string(cut_short.size()) + ": the file ends before its end line: it was cut short"},
+      {with(lines.size() - 1, "end\t7"), ":" + std::to_string(lines.size()) + ": expected 'end<TAB>" +
+                                              std::to_string(lines.size() - 1) + "'"},
+      {with_line_after_end, ":" + std::to_string(lines.size() + 1) + ": a line after the end line"},
+      // A version 1 file (no end line) without the reverse table.
+      {version1_without_reverse_table, ": the reverse direction's translation table is missing"},
   };
   int number = 0;
   for (const auto& [bad_lines, expected] : cases) {
@@ -407,6 +428,39 @@ BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
     const std::string error = error_of(path, corpus);
     BOOST_TEST(error.rfind(path + expected, 0) == 0, "expected '" << path + expected << "...', got '" << error << "'");
   }
+}
+
+// A version 1 file (before the end line) is read as it was; the words of the aligned pairs
+// that no entry of the file names are counted per side, as the unknown-word warning reads them.
+BOOST_AUTO_TEST_CASE(version_1_files_load_and_unknown_words_are_counted) {
+  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
+  align::HmmOptions options;
+  options.model1_iterations = 1;
+  options.hmm_iterations = 1;
+  options.jump_width = 2;
+  align::HmmModel model = align::hmm_start_model(corpus, options);
+  align::hmm_train(corpus, options, model);
+  const rt::TempDir dir;
+  const std::string path = (dir.path() / "params").string();
+  align::write_hmm_params(path, corpus, model);
+  auto lines = lines_of(path);
+  lines[0] = "nmt-hmm-params 1 model=hmm jump-width=2";
+  lines.pop_back();
+  const std::string version1 = dir.write("version1", joined_lines(lines));
+  check_same_tables(model, align::read_hmm_params(version1, corpus, 1), "a version 1 file");
+
+  // "a b c" / "x z": c and z are words the file never names; then the sides swapped.
+  const align::Ibm2Corpus other = corpus_of({{"a b c", "x z"}});
+  data::UnknownTokens unknown;
+  align::read_hmm_params(path, other, 1, &unknown);
+  BOOST_TEST(unknown.tokens(data::UnknownTokens::kSource) == 3u);
+  BOOST_TEST(unknown.unknown(data::UnknownTokens::kSource) == 1u);
+  BOOST_TEST(unknown.tokens(data::UnknownTokens::kTarget) == 2u);
+  BOOST_TEST(unknown.unknown(data::UnknownTokens::kTarget) == 1u);
+  // Swapped: the file names x and y, but as target words.
+  align::read_hmm_params(path, corpus_of({{"x y", "a b"}}), 1, &unknown);
+  BOOST_TEST(unknown.unknown(data::UnknownTokens::kSource) == 2u);
+  BOOST_TEST(unknown.unknown(data::UnknownTokens::kTarget) == 2u);
 }
 
 // A jump class or p-empty given twice is an error naming the file and the line of the second

@@ -83,10 +83,16 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
       {{"-s", c.source, "-t", c.target, "--model1-iterations", "0", "--hmm-iterations", "0"},
        "--model1-iterations and --hmm-iterations are both 0"},
       {{"-s", c.source, "-t", c.target, "--params-threshold", "2"}, "--params-threshold must be in [0, 1], got 2"},
+      {{"-s", c.source, "-t", c.target, "--links", ""}, "--links must be forward, reverse or agreed, got ''"},
+      {{"-s", c.source, "-t", c.target, "--unknown-warning", "2"}, "--unknown-warning must be in [0, 1], got 2"},
+      // -o through a link to the parameters file, which does not exist yet.
+      {{"-s", c.source, "-t", c.target, "--save-params", c.path("p"), "-o", c.path("link-to-p")},
+       "-o and --save-params are the same file"},
   };
+  fs::create_symlink("p", c.path("link-to-p"));
   for (const auto& [args, message] : cases) {
     auto with_output = args;
-    with_output.insert(with_output.end(), {"-o", c.path("out")});
+    if (std::find(args.begin(), args.end(), "-o") == args.end()) with_output.insert(with_output.end(), {"-o", c.path("out")});
     const auto r = hmm(with_output);
     BOOST_TEST(r.exit_code == 2, message);
     BOOST_TEST(r.err.find(message) != std::string::npos, r.err);
@@ -131,6 +137,48 @@ BOOST_AUTO_TEST_CASE(bad_input_names_the_file_and_line_and_leaves_no_output) {
       for ([[maybe_unused]] const auto& entry : fs::directory_iterator(c.dir.path())) ++files;
       BOOST_TEST(files == 6u, message << ": a temporary file left behind?");  // s t empty three table ibm2.align
     }
+  }
+}
+
+// Parameters that cannot be the ones for these pairs: the sides swapped, or the file of
+// other pairs, warn once per side (under -q too) with the share of words the file never
+// names; a copy cut short is bad input naming the file and its last line.
+BOOST_AUTO_TEST_CASE(parameters_that_do_not_fit_warn_and_a_cut_copy_is_refused) {
+  const Corpus c;
+  const auto trained = hmm({"-s", c.source, "-t", c.target, "--save-params", c.path("p"), "-o", c.path("out"), "-q"});
+  BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
+  const auto fitting = hmm({"-s", c.source, "-t", c.target, "--load-params", c.path("p"), "-o", c.path("out"), "-q"});
+  BOOST_TEST(fitting.exit_code == 0);
+  BOOST_TEST(fitting.err == "");
+  const auto swapped = hmm({"-s", c.target, "-t", c.source, "--load-params", c.path("p"), "-o", c.path("out"), "-q"});
+  BOOST_TEST(swapped.exit_code == 0, swapped.err);
+  BOOST_TEST(swapped.err ==
+             "nmt-align hmm: warning: 180 of 180 source tokens (100.0%) in " + c.target + " are words " + c.path("p") +
+                 " never names; were the parameters trained on text like it, with -s and -t the same way round?\n"
+                 "nmt-align hmm: warning: 180 of 180 target tokens (100.0%) in " + c.source + " are words " +
+                 c.path("p") + " never names; were the parameters trained on text like it, with -s and -t the same "
+                 "way round?\n");
+  const std::string other = c.dir.write("other", "the b0 m0\nthe a1 m1\n"), other_target = c.dir.write("ot", "le N0 A0\nle N1 A1\n");
+  const auto unknown = hmm({"-s", other, "-t", other_target, "--load-params", c.path("p"), "-o", c.path("out"),
+                            "--unknown-warning", "0.3"});
+  BOOST_TEST(unknown.err.find("3 of 6 source tokens (50.0%) in " + other) != std::string::npos, unknown.err);
+  BOOST_TEST(unknown.err.find("target tokens") == std::string::npos, unknown.err);
+  const auto quiet = hmm({"-s", other, "-t", other_target, "--load-params", c.path("p"), "-o", c.path("out"),
+                          "--unknown-warning", "1"});
+  BOOST_TEST(quiet.err.find("warning") == std::string::npos, quiet.err);
+
+  // The file cut at the end of a line, a third of the way in: reverse's table is gone.
+  const std::string text = rt::read_file(c.path("p"));
+  std::size_t cut = text.find('\n', text.size() / 3) + 1;
+  const std::string cut_file = c.dir.write("cut", text.substr(0, cut));
+  const auto lines = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cut), '\n');
+  for (const std::string links : {"forward", "reverse"}) {
+    const auto r = hmm({"-s", c.source, "-t", c.target, "--load-params", cut_file, "--links", links, "-o",
+                        c.path("cut.out"), "-q"});
+    BOOST_TEST(r.exit_code == 1, r.err);
+    BOOST_TEST(r.err == "nmt-align: " + cut_file + ":" + std::to_string(lines) +
+                            ": the file ends before its end line: it was cut short (copy it whole)\n");
+    BOOST_TEST(!fs::exists(c.path("cut.out")));
   }
 }
 

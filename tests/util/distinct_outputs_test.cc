@@ -31,6 +31,21 @@ BOOST_AUTO_TEST_CASE(two_outputs_naming_one_file_are_refused) {
              }) == "-o and --svg are the same file: " + existing);
 }
 
+BOOST_AUTO_TEST_CASE(a_link_to_an_output_not_written_yet_is_that_output) {
+  const rt::TempDir dir;
+  const std::string target = (dir.path() / "same2.p").string(), link = (dir.path() / "link.p").string();
+  std::filesystem::create_symlink("same2.p", link);  // relative, dangling until the target is written
+  BOOST_TEST(rt::usage_message([&] { util::check_distinct_outputs({{"-o", link}, {"--save-params", target}}); }) ==
+             "-o and --save-params are the same file: " + link);
+  // Through a linked folder too.
+  std::filesystem::create_directory(dir.path() / "real");
+  std::filesystem::create_directory_symlink(dir.path() / "real", dir.path() / "alias");
+  BOOST_TEST(rt::usage_message([&] {
+               util::check_distinct_outputs(
+                   {{"-o", (dir.path() / "alias" / "x").string()}, {"--svg", (dir.path() / "real" / "x").string()}});
+             }) == "-o and --svg are the same file: " + (dir.path() / "alias" / "x").string());
+}
+
 BOOST_AUTO_TEST_CASE(standard_output_and_unused_outputs) {
   const rt::TempDir dir;
   BOOST_TEST(rt::usage_message([] { util::check_distinct_outputs({{"-o", "-"}, {"--svg", ""}, {"--x", ""}}); }) ==
