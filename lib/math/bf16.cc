@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "math/cpu_isa.h"
 #include "math/kernel_tables.h"
 
 namespace rnnsearch::math {
@@ -35,5 +36,13 @@ void round_to_bf16(const float* in, int rows, int cols, int in_stride, std::uint
 }
 
 bool cpu_has_avx512_bf16() { return cpu_isa() >= CpuIsa::kAvx512Bf16; }
+
+std::string bf16_missing_reason() {
+  if (detected_cpu_isa() >= CpuIsa::kAvx512Bf16) {
+    return std::string("RNNSEARCH_CPU_ISA holds the kernels at ") + cpu_isa_name(cpu_isa()) +
+           ", below avx512-bf16, which this CPU has";
+  }
+  return "this CPU has no bf16 instructions (avx512_bf16)";
+}
 
 }  // namespace rnnsearch::math

@@ -4,6 +4,7 @@
 // ties to the even bfloat16, subnormals to a signed zero and a NaN to a quiet NaN, as the
 // CPU's VCVTNEPS2BF16 does, so the vector and scalar paths give the same bits.
 #include <cstdint>
+#include <string>
 
 namespace rnnsearch::math {
 
@@ -17,5 +18,9 @@ void round_to_bf16(const float* in, int rows, int cols, int in_stride, std::uint
 // The level of instruction sets (math::cpu_isa(), which RNNSEARCH_CPU_ISA may cap) has
 // AVX512_BF16 (CPUs with AMX-BF16 have it too).
 bool cpu_has_avx512_bf16();
+
+// Why the bf16 products cannot run here, for "--precision bf16: REASON": the CPU has no
+// AVX512_BF16, or it has but RNNSEARCH_CPU_ISA holds the kernels below it.
+std::string bf16_missing_reason();
 
 }  // namespace rnnsearch::math

@@ -1,5 +1,6 @@
 #include "math/precision.h"
 
+#include "math/bf16.h"
 #include "math/cpu_isa.h"
 #include "math/quantized_kernels.h"
 #include "util/error.h"
@@ -29,8 +30,7 @@ bool precision_supported(Precision precision) {
 
 void check_precision_supported(Precision precision) {
   if (!precision_supported(precision)) {
-    throw util::UsageError(std::string("--precision ") + precision_name(precision) +
-                           ": this CPU has no bf16 instructions (avx512_bf16)");
+    throw util::UsageError(std::string("--precision ") + precision_name(precision) + ": " + bf16_missing_reason());
   }
 }
 

@@ -23,13 +23,13 @@ bool bf16_products_available() { return cpu_has_avx512_bf16() && onednn_bf16_gem
 void check_precision_available(Precision precision) {
   if (precision != Precision::kBf16 || bf16_products_available()) return;
 #ifdef RNNSEARCH_GEMM_ONEDNN
-  throw util::Error(cpu_has_avx512_bf16() ? "--precision bf16: oneDNN multiplies no bf16 here (is ONEDNN_MAX_CPU_ISA "
-                                            "set below AVX512_CORE_BF16?); use fp32"
-                                          : "--precision bf16 needs a CPU with AVX512_BF16 (or AMX), which this one "
-                                            "lacks; use fp32");
+  // A usage error (2), as nmt-decode's: the option asks for what this machine, as set, cannot do.
+  throw util::UsageError(cpu_has_avx512_bf16() ? "--precision bf16: oneDNN multiplies no bf16 here (is ONEDNN_MAX_CPU_ISA "
+                                                 "set below AVX512_CORE_BF16?); use fp32"
+                                               : "--precision bf16: " + bf16_missing_reason() + "; use fp32");
 #else
-  throw util::Error("--precision bf16 needs the oneDNN backend (cmake -DRNNSEARCH_GEMM=onednn); this build uses "
-                    "OpenBLAS: use fp32");
+  throw util::UsageError("--precision bf16 needs the oneDNN backend (cmake -DRNNSEARCH_GEMM=onednn); this build uses "
+                         "OpenBLAS: use fp32");
 #endif
 }
 

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "math/cpu_isa.h"
 #include "math/precision.h"
 #include "model/model_file.h"
 #include "support/end_warnings.h"
@@ -284,6 +285,25 @@ BOOST_AUTO_TEST_CASE(precision_int8_translates_the_same_in_any_batch_or_thread_a
   const auto bad = m.decode({"--precision", "fp16"}, input);
   BOOST_TEST(bad.exit_code == 2);
   BOOST_TEST(bad.err.find("--precision must be fp32, int8, bf16 or auto, got 'fp16'") != std::string::npos, bad.err);
+}
+
+// bf16 where the kernels are held below it: nmt-decode and nmt-train both exit 2, and say
+// that RNNSEARCH_CPU_ISA holds them (when the CPU has AVX512_BF16) or that it has none.
+BOOST_AUTO_TEST_CASE(bf16_below_its_level_is_the_same_usage_error_in_decode_and_train) {
+  rt::ReversalModel m;
+  const std::string reason = rnnsearch::math::detected_cpu_isa() >= rnnsearch::math::CpuIsa::kAvx512Bf16
+                                 ? "RNNSEARCH_CPU_ISA holds the kernels at avx2, below avx512-bf16, which this CPU has"
+                                 : "this CPU has no bf16 instructions (avx512_bf16)";
+  const std::string text = m.dir.write("text", "w1 w2 w3\nw4 w5 w6\n");
+  const auto decode = rt::run_process({"/usr/bin/env", "RNNSEARCH_CPU_ISA=avx2", rt::tool_path("nmt-decode"), "-m",
+                                       m.model, "--precision", "bf16", "-i", text});
+  BOOST_TEST(decode.exit_code == 2);
+  BOOST_TEST(decode.err.find("nmt-decode: --precision bf16: " + reason + "\n") == 0u, decode.err);
+  const auto train = rt::run_process({"/usr/bin/env", "RNNSEARCH_CPU_ISA=avx2", rt::tool_path("nmt-train"), "-t", text,
+                                      text, "-m", (m.dir.path() / "bf16.bin").string(), "--precision", "bf16",
+                                      "--max-updates", "1"});
+  BOOST_TEST(train.exit_code == 2);
+  BOOST_TEST(train.err.find("nmt-train: --precision bf16: " + reason + "; use fp32\n") == 0u, train.err);
 }
 
 BOOST_AUTO_TEST_CASE(bad_models_and_options_are_clear_errors) {

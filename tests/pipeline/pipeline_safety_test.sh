@@ -7,6 +7,8 @@
 #   - CONFIG=custom reads plain and .gz files, requires SRC and TGT, passes TRAIN_MINUTES
 #     (as --max-minutes) and EXTRA_TRAIN_OPTS (added to TRAIN_OPTS) to nmt-train, decodes
 #     whole sentences, and its report ends with the command that translates new text;
+#   - a .gz that is not gzip leaves no temporary file, options holding shell characters are
+#     refused naming the variable;
 #   - make help lists the targets and variables; a target that hands over to a make of its
 #     own CONFIG (hansard36-study, paper, ...) writes no options file under OUT itself.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR.
@@ -104,4 +106,21 @@ cmp <(zcat "$corpus/train.xa.gz") "$work/custom/raw/train.xa" || fail "train.xa.
 grep -q -- "--max-length 0" "$work/custom/config/decode.opts" || fail "the pipeline decodes with a source length cap"
 tail -1 "$work/custom/report.txt" | grep -q "translate.sh -m $work/custom/model.xa-xb.bin" ||
   fail "the custom report does not end with the translate command"
+echo "== a .gz that is not gzip, options holding shell characters"
+bad=$work/bad-corpus
+cp -r "$corpus" "$bad"
+echo "not gzip data" > "$bad/train.xa.gz"
+set +e
+pipeline "$work/bad" CONFIG=custom CORPUS_DIR="$bad" SRC=xa TGT=xb "$work/bad/raw/train.xa" > "$work/bad.out" 2>&1
+code=$?
+set -e
+[ $code -ne 0 ] || fail "a .gz that is not gzip data was taken"
+grep -q "train.xa.gz" "$work/bad.out" || fail "no message names the bad .gz: $(cat "$work/bad.out")"
+[ -z "$(ls -A "$work/bad/raw")" ] || fail "a failed unpacking left $(ls -A "$work/bad/raw")"
+set +e
+pipeline "$work/custom" "${custom[@]}" EXTRA_TRAIN_OPTS="--seed 7 #'" pipeline > "$work/quote.out" 2>&1
+code=$?
+set -e
+[ $code -eq 2 ] || fail "EXTRA_TRAIN_OPTS holding a quote exits $code, not make's 2"
+grep -q "EXTRA_TRAIN_OPTS=.*holds a shell character" "$work/quote.out" || fail "no message names EXTRA_TRAIN_OPTS: $(cat "$work/quote.out")"
 echo "all pipeline safety checks passed"
