@@ -1,16 +1,41 @@
 #!/usr/bin/env bash
-# The unit tests under AddressSanitizer and UBSan:
-#   scripts/sanitize.sh [CTEST_ARGS...]
-# Builds everything with -fsanitize=address,undefined (RNNSEARCH_SANITIZE=ON, the default
-# compiler) in SANITIZE_BUILD_DIR (default build-sanitize) and runs ctest -L unit there
-# (scripts/fuzz.sh runs the fuzz corpora and crashes under the sanitizers). Separate from CI's run (scripts/run-tests.sh): it builds the project a second time
-# and the tests run a few times slower.
+# The unit tests under the sanitizers:
+#   scripts/sanitize.sh [CTEST_ARGS...]           AddressSanitizer and UBSan, every unit test
+#   scripts/sanitize.sh --thread [CTEST_ARGS...]  ThreadSanitizer: the signal and thread tests
+# The first builds everything with -fsanitize=address,undefined (RNNSEARCH_SANITIZE=ON, the
+# default compiler) in SANITIZE_BUILD_DIR (default build-sanitize) and runs ctest -L unit
+# there; --thread builds with -fsanitize=thread (RNNSEARCH_SANITIZE_THREAD=ON) in
+# TSAN_BUILD_DIR (default build-tsan) and runs the tests of signals, worker threads and
+# training in parallel (train_signal_loop, util, train; CTEST_ARGS such as -R pick others).
+# Both run train_signal_loop with 60 updates a run (RNNSEARCH_SIGNAL_LOOP_UPDATES): the
+# sanitized tools are tens of times slower. scripts/fuzz.sh runs the fuzz corpora and
+# crashes under the sanitizers. Separate from CI's run (scripts/run-tests.sh): each builds
+# the project again and the tests run a few times slower.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-build=${SANITIZE_BUILD_DIR:-build-sanitize}
+thread=no
+if [ "${1:-}" = --thread ]; then
+  thread=yes
+  shift
+fi
+export RNNSEARCH_SIGNAL_LOOP_UPDATES=${RNNSEARCH_SIGNAL_LOOP_UPDATES:-60}
 
 ./scripts/install-deps.sh
+if [ $thread = yes ]; then
+  build=${TSAN_BUILD_DIR:-build-tsan}
+  cmake -S . -B "$build" -DRNNSEARCH_SANITIZE_THREAD=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g"
+  cmake --build "$build" -j "$(nproc)"
+  # Every report fails the test: a tool's exit status becomes 66, the test binary's too.
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:exitcode=66:second_deadlock_stack=1}
+  if [ $# -eq 0 ]; then set -- -R '^(train_signal_loop|util|train)$'; fi
+  ctest --test-dir "$build" -L unit --output-on-failure -j "$(nproc)" "$@"
+  exit
+fi
+
+build=${SANITIZE_BUILD_DIR:-build-sanitize}
+
 # -O1 -g without NDEBUG: readable reports, and Eigen's and the library's asserts stay on.
 cmake -S . -B "$build" -DRNNSEARCH_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g"

@@ -163,6 +163,21 @@ void check_same_tables(const align::HmmModel& a, const align::HmmModel& b, const
   }
 }
 
+// One Model 1 and one HMM iteration, jump width 2, on "a b" / "x y" and "b" / "y": the
+// model whose parameters file the tests of its format change line by line.
+struct TinyModel {
+  align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
+  align::HmmModel model;
+  TinyModel() {
+    align::HmmOptions options;
+    options.model1_iterations = 1;
+    options.hmm_iterations = 1;
+    options.jump_width = 2;
+    model = align::hmm_start_model(corpus, options);
+    align::hmm_train(corpus, options, model);
+  }
+};
+
 std::string error_of(const std::string& path, const align::Ibm2Corpus& corpus) {
   try {
     align::read_hmm_params(path, corpus, 1);
@@ -360,13 +375,9 @@ BOOST_AUTO_TEST_CASE(saved_params_align_as_the_trained_model) {
 
 // Bad params files are util::Errors naming the file and the line.
 BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
-  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
-  align::HmmOptions options;
-  options.model1_iterations = 1;
-  options.hmm_iterations = 1;
-  options.jump_width = 2;
-  align::HmmModel model = align::hmm_start_model(corpus, options);
-  align::hmm_train(corpus, options, model);
+  const TinyModel tiny;
+  const align::Ibm2Corpus& corpus = tiny.corpus;
+  const align::HmmModel& model = tiny.model;
   const rt::TempDir dir;
   const std::string good = (dir.path() / "good").string();
   align::write_hmm_params(good, corpus, model);
@@ -433,13 +444,9 @@ BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
 // A version 1 file (before the end line) is read as it was; the words of the aligned pairs
 // that no entry of the file names are counted per side, as the unknown-word warning reads them.
 BOOST_AUTO_TEST_CASE(version_1_files_load_and_unknown_words_are_counted) {
-  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
-  align::HmmOptions options;
-  options.model1_iterations = 1;
-  options.hmm_iterations = 1;
-  options.jump_width = 2;
-  align::HmmModel model = align::hmm_start_model(corpus, options);
-  align::hmm_train(corpus, options, model);
+  const TinyModel tiny;
+  const align::Ibm2Corpus& corpus = tiny.corpus;
+  const align::HmmModel& model = tiny.model;
   const rt::TempDir dir;
   const std::string path = (dir.path() / "params").string();
   align::write_hmm_params(path, corpus, model);
@@ -466,13 +473,9 @@ BOOST_AUTO_TEST_CASE(version_1_files_load_and_unknown_words_are_counted) {
 // A jump class or p-empty given twice is an error naming the file and the line of the second
 // (counting lines would otherwise take it for the class or p-empty a file leaves out).
 BOOST_AUTO_TEST_CASE(a_repeated_jump_or_p_empty_line_is_an_error) {
-  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y"}, {"b", "y"}});
-  align::HmmOptions options;
-  options.model1_iterations = 1;
-  options.hmm_iterations = 1;
-  options.jump_width = 2;
-  align::HmmModel model = align::hmm_start_model(corpus, options);
-  align::hmm_train(corpus, options, model);
+  const TinyModel tiny;
+  const align::Ibm2Corpus& corpus = tiny.corpus;
+  const align::HmmModel& model = tiny.model;
   const rt::TempDir dir;
   const std::string good = (dir.path() / "good").string();
   align::write_hmm_params(good, corpus, model);

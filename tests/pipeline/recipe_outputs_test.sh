@@ -16,12 +16,8 @@
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR.
 set -euo pipefail
 if [ "$(ps -o pgid= $$ | tr -d ' ')" != $$ ]; then exec setsid -w bash "$0" "$@"; fi
-src=${NMT_SOURCE_DIR:?}
-bin=${NMT_BIN_DIR:?}
+source "$(dirname "$0")/test_env.sh"
 export NMT_BIN=$bin
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 P=$src/pipelines
 
 # Processes of the recipes or the tools still in this test's process group.
