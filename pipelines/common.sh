@@ -174,11 +174,26 @@ check_outputs() {
   done
 }
 
-# copy_input SHOWN DEST: standard input to DEST (a path, or /dev/stdout); a failed write is
-# "NAME: SHOWN: write failed: REASON", status 1.
+# The descriptor a descriptor name (is_descriptor_name) stands for.
+descriptor_of() {
+  case $1 in
+    - | /dev/stdout) echo 1 ;;
+    /dev/stderr) echo 2 ;;
+    *) echo "${1##*/}" ;;
+  esac
+}
+
+# copy_input SHOWN DEST: standard input to DEST, a path or a descriptor name; a failed write
+# is "NAME: SHOWN: write failed: REASON", status 1. cat's messages are read by a command
+# substitution, whose own standard output is not the recipe's: a descriptor is reached
+# through a copy of it, as 3.
 copy_input() {
   local error
-  error=$(cat 2>&1 > "$2") || file_error "$1" "write failed: ${error##*: }"
+  if is_descriptor_name "$2"; then
+    { error=$(cat 2>&1 >&3); } 3>&"$(descriptor_of "$2")"
+  else
+    error=$(cat 2>&1 > "$2")
+  fi || file_error "$1" "write failed: ${error##*: }"
 }
 
 # stage_output PATH < DATA: a device, FIFO or descriptor gets DATA now; a file gets it in a
@@ -186,7 +201,7 @@ copy_input() {
 # pair, are renamed together once all are written).
 stage_output() {
   local path=$1 target temp mask
-  if [ "$path" = - ]; then copy_input "<stdout>" /dev/stdout; return; fi
+  if [ "$path" = - ]; then copy_input "<stdout>" -; return; fi
   if ! replaced_output "$path"; then copy_input "$path" "$(output_target "$path")"; return; fi
   target=$(output_target "$path")
   # The tools' temporary name (.NAME.tmp.PID.XXXXXX): the next tool or recipe writing

@@ -287,6 +287,15 @@ BOOST_AUTO_TEST_CASE(precision_int8_translates_the_same_in_any_batch_or_thread_a
   BOOST_TEST(bad.err.find("--precision must be fp32, int8, bf16 or auto, got 'fp16'") != std::string::npos, bad.err);
 }
 
+// --help says what -q keeps: the warnings (unknown words, lines cut at the length limit).
+BOOST_AUTO_TEST_CASE(help_says_quiet_keeps_the_warnings) {
+  const auto help = rt::run_process({rt::tool_path("nmt-decode"), "--help"});
+  BOOST_TEST(help.exit_code == 0);
+  const auto quiet = help.out.find("print no progress lines or notes on stderr");  // then wrapped
+  BOOST_TEST_REQUIRE(quiet != std::string::npos, help.out);
+  BOOST_TEST(help.out.find("(warnings and errors still)", quiet) < help.out.find("--config", quiet), help.out);
+}
+
 // bf16 where the kernels are held below it: nmt-decode and nmt-train both exit 2, and say
 // that RNNSEARCH_CPU_ISA holds them (when the CPU has AVX512_BF16) or that it has none.
 BOOST_AUTO_TEST_CASE(bf16_below_its_level_is_the_same_usage_error_in_decode_and_train) {

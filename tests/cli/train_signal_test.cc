@@ -1,5 +1,5 @@
-// nmt-train stopped by SIGTERM (and SIGINT) mid-run saves, exits 128 + the signal number
-// (143, 130: "stopped, resume me", not 1, "bad input") naming the update, and --resume
+// nmt-train stopped by SIGTERM (and SIGINT, SIGHUP) mid-run saves, exits 128 + the signal
+// number (143, 130, 129: "stopped, resume me", not 1, "bad input") naming the update, and --resume
 // then ends with exactly the parameters of an uninterrupted run. Killed
 // outright (SIGKILL), it resumes from its last periodic checkpoint, again exactly.
 #include <boost/test/unit_test.hpp>
@@ -81,6 +81,8 @@ BOOST_AUTO_TEST_SUITE(train_signals)
 BOOST_AUTO_TEST_CASE(sigterm_then_resume_equals_an_uninterrupted_run) { interrupt_and_resume(SIGTERM); }
 
 BOOST_AUTO_TEST_CASE(sigint_then_resume_equals_an_uninterrupted_run) { interrupt_and_resume(SIGINT); }
+
+BOOST_AUTO_TEST_CASE(sighup_then_resume_equals_an_uninterrupted_run) { interrupt_and_resume(SIGHUP); }
 
 BOOST_AUTO_TEST_CASE(sigkill_then_resume_from_the_last_checkpoint_equals_an_uninterrupted_run) {
   interrupt_and_resume(SIGKILL);
