@@ -111,7 +111,7 @@ end_descendants() {
 }
 
 on_signal() {  # NUMBER
-  trap '' HUP INT TERM  # the signal the recipe sends its own children does not come back here
+  trap '' HUP INT TERM  # a second signal (Ctrl-C again) does not start the clean-up again
   end_descendants
   exit $((128 + $1))
 }
