@@ -200,9 +200,9 @@ copy_input() {
 # temporary file beside it, renamed into place by commit_outputs (so several outputs, a
 # pair, are renamed together once all are written).
 stage_output() {
-  local path=$1 target temp mask
-  if [ "$path" = - ]; then copy_input "<stdout>" -; return; fi
-  if ! replaced_output "$path"; then copy_input "$path" "$(output_target "$path")"; return; fi
+  local path=$1 shown=$1 target temp mask
+  [ "$path" != - ] || shown="<stdout>"
+  if ! replaced_output "$path"; then copy_input "$shown" "$(output_target "$path")"; return; fi
   target=$(output_target "$path")
   # The tools' temporary name (.NAME.tmp.PID.XXXXXX): the next tool or recipe writing
   # NAME removes one that a process killed outright left.

@@ -60,7 +60,7 @@ elif [ "$input" != - ]; then
   need_file input "$input"
 fi
 
-[ "$output" = - ] || check_outputs "-o=$output"
+check_outputs "-o=$output"
 
 if [ -z "$dir" ]; then
   dir=$(mktemp -d)

@@ -152,7 +152,8 @@ void hmm(const std::vector<std::string>& args) {
       ("source,s", po::value(&cfg.source), "source sentences, tokenized (required)")
       ("target,t", po::value(&cfg.target), "target sentences, line-aligned with the source (required)")
       ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)")
-      ("links", po::value(&links)->value_name("KIND")->notifier([](const std::string& kind) { align::parse_hmm_links(kind); }),
+      ("links",
+       po::value(&links)->value_name("KIND")->notifier([](const std::string& kind) { align::parse_hmm_links(kind); }),
        "forward (each target word's sources; the default), reverse (each source word's targets) or agreed (both "
        "directions')")
       ("reverse,r", po::bool_switch(&reverse), "the same as --links reverse; links still source first")
@@ -183,8 +184,7 @@ void hmm(const std::vector<std::string>& args) {
   model.links = align::parse_hmm_links(reverse && links.empty() ? "reverse" : links.empty() ? "forward" : links);
   model.threads = common.resolved_threads();
   cfg.progress = !common.quiet;
-  util::Messages messages = tools::stderr_messages(common, "nmt-align hmm");
-  align::hmm_files(cfg, messages);
+  align::hmm_files(cfg, tools::stderr_messages(common, "nmt-align hmm"));
 }
 
 void eval(const std::vector<std::string>& args) {

@@ -117,7 +117,8 @@ int run(int argc, char** argv, const rnnsearch::train::ProcessGroup& group) {
       "Trains an RNNsearch model (Bahdanau et al. 2015) on line-aligned tokenized, BPE'd text. Writes\n"
       "MODEL (for nmt-decode), MODEL.ckpt (for --resume) and MODEL.best; SIGHUP, SIGINT or SIGTERM\n"
       "saves both and stops (exit 128 + the signal: 129, 130, 143). Under `mpirun -np N` (builds with\n"
-      "MPI) N processes share every batch. MODEL stores the options: nmt-train --dump-config -m MODEL prints them.\n",
+      "MPI) N processes share every batch. MODEL stores the options: nmt-train --dump-config -m MODEL\n"
+      "prints them.\n",
       rnnsearch::train::ProcessGroup::mpi_available() ? " (with MPI: mpirun -np N trains on N processes)"
                                                       : " (without MPI: trains in one process)",
       rnnsearch::train::stored_options_to_dump, rnnsearch::train::fixed_options_of_checkpoint};

@@ -27,19 +27,6 @@ std::string iteration_note(std::size_t number, const HmmIteration& iteration) {
   return note;
 }
 
-// "3,412 of 10,020 source tokens (34.1%) in S are words P never names; ...", when more
-// than --unknown-warning of the side's tokens are; else "".
-std::string unknown_words_warning(const data::UnknownTokens& unknown, data::UnknownTokens::Side side,
-                                  const HmmFilesOptions& options) {
-  const std::size_t total = unknown.tokens(side), missing = unknown.unknown(side);
-  if (total == 0 || static_cast<double>(missing) <= options.unknown_warning * static_cast<double>(total)) return "";
-  const bool source = side == data::UnknownTokens::kSource;
-  return util::grouped(missing) + " of " + util::grouped(total) + (source ? " source" : " target") + " tokens (" +
-         util::fixed(100.0 * static_cast<double>(missing) / static_cast<double>(total), 1) + "%) in " +
-         (source ? options.source : options.target) + " are words " + options.load_params +
-         " never names; were the parameters trained on text like it, with -s and -t the same way round?";
-}
-
 }  // namespace
 
 void HmmFilesOptions::validate() const {
@@ -79,7 +66,10 @@ void hmm_files(const HmmFilesOptions& options, const util::Messages& messages) {
   if (!options.save_params.empty()) write_hmm_params(options.save_params, corpus, model, options.params_threshold);
   for (std::size_t k = 0; k < iterations.size(); ++k) messages.note(iteration_note(k + 1, iterations[k]));
   for (const auto side : {data::UnknownTokens::kSource, data::UnknownTokens::kTarget}) {
-    const std::string line = unknown_words_warning(unknown, side, options);
+    const std::string line = unknown.warning(
+        side, options.unknown_warning, side == data::UnknownTokens::kSource ? options.source : options.target,
+        "are words " + options.load_params +
+            " never names; were the parameters trained on text like it, with -s and -t the same way round?");
     if (!line.empty()) messages.warn(line);
   }
   writer.commit();

@@ -7,7 +7,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "data/vocabulary.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/line_reader.h"
@@ -185,19 +184,12 @@ class ParamsReader {
   // The tokens of `corpus` whose word no entry of the file names, per side.
   data::UnknownTokens unknown_tokens(const Ibm2Corpus& corpus) const {
     data::UnknownTokens unknown;
-    std::vector<std::int32_t> marks;
-    for (std::size_t pair = 0; pair < corpus.size(); ++pair) {
-      for (const int side : {0, 1}) {
-        const auto& words = side == 0 ? corpus.source : corpus.target;
-        const auto& begin = side == 0 ? corpus.source_begin : corpus.target_begin;
-        const auto& known = side == 0 ? known_source_ : known_target_;
-        marks.clear();
-        for (std::size_t k = begin[pair]; k < begin[pair + 1]; ++k) {
-          marks.push_back(known[static_cast<std::size_t>(words[k])] ? 0 : data::Vocabulary::kUnk);
-        }
-        unknown.add(side == 0 ? data::UnknownTokens::kSource : data::UnknownTokens::kTarget, marks);
-      }
-    }
+    const auto count = [](const std::vector<std::int32_t>& words, const std::vector<char>& known) {
+      return static_cast<std::size_t>(std::count_if(
+          words.begin(), words.end(), [&](std::int32_t word) { return known[static_cast<std::size_t>(word)] == 0; }));
+    };
+    unknown.add_counts(data::UnknownTokens::kSource, corpus.source.size(), count(corpus.source, known_source_));
+    unknown.add_counts(data::UnknownTokens::kTarget, corpus.target.size(), count(corpus.target, known_target_));
     return unknown;
   }
 

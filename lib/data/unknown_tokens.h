@@ -38,12 +38,20 @@ class UnknownTokens {
     tokens_[side] += ids.size();
     unknown_[side] += static_cast<std::size_t>(std::count(ids.begin(), ids.end(), Vocabulary::kUnk));
   }
+  // Counts `tokens` tokens of a side at once, `unknown` of them unknown (for readers that
+  // know each word's status without mapping it to an id).
+  void add_counts(Side side, std::size_t tokens, std::size_t unknown) {
+    tokens_[side] += tokens;
+    unknown_[side] += unknown;
+  }
   std::size_t tokens(Side side) const { return tokens_[side]; }
   std::size_t unknown(Side side) const { return unknown_[side]; }
 
   // The warning above for `side`, its text read from `input` ("<stdin>" or a path), when
   // its unknown tokens are more than `share` of its tokens; else "".
   std::string warning(Side side, double share, const std::string& input) const;
+  // The same with another end after "... in INPUT ": `verdict` ("are words P never names; ...?").
+  std::string warning(Side side, double share, const std::string& input, const std::string& verdict) const;
   // Passes each side's warning (source first, sides with no tokens skipped) to `messages`.
   void warn(const util::Messages& messages, double share, const std::string& source_input,
             const std::string& target_input = "") const;

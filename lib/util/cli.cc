@@ -28,7 +28,8 @@ void add_common_options(po::options_description& options, CommonOptions& common)
       ("version", po::bool_switch(&common.version), "print the version and exit")
       ("threads", po::value(&common.threads)->default_value(common.threads),
        "worker threads (0 = one per core)")
-      ("quiet,q", po::bool_switch(&common.quiet), "print no progress lines or notes on stderr (warnings and errors still)")
+      ("quiet,q", po::bool_switch(&common.quiet),
+       "print no progress lines or notes on stderr (warnings and errors still)")
       ("config", po::value(&common.config)->value_name("FILE"),
        "read options from FILE, 'name = value' lines (long names, # comments); the command line wins")
       ("dump-config", po::bool_switch(&common.dump_config),

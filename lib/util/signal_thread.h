@@ -11,8 +11,8 @@
 // thread that unblocks them and only waits: the kernel then delivers those signals to it
 // (or to a thread a library started before main and left unblocked, which runs none of
 // oneDNN's kernels). Call it once, first in main, before any other thread is started. The
-// handlers themselves are installed with sigaction as
-// usual; a handler that ends the process with raise() ends it from that thread.
+// handlers themselves are installed with sigaction as usual; a handler that ends the
+// process with raise() ends it from that thread.
 //
 // Child processes inherit a blocked mask across exec: spawn them with
 // unblocked_signal_mask() (util/gunzip_pipe.cc does).

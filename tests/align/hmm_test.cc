@@ -176,6 +176,12 @@ struct TinyModel {
     model = align::hmm_start_model(corpus, options);
     align::hmm_train(corpus, options, model);
   }
+  // Its parameters file, written as `name` in `dir`; the path.
+  std::string saved(const rt::TempDir& dir, const std::string& name) const {
+    const std::string path = (dir.path() / name).string();
+    align::write_hmm_params(path, corpus, model);
+    return path;
+  }
 };
 
 std::string error_of(const std::string& path, const align::Ibm2Corpus& corpus) {
@@ -377,10 +383,8 @@ BOOST_AUTO_TEST_CASE(saved_params_align_as_the_trained_model) {
 BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
   const TinyModel tiny;
   const align::Ibm2Corpus& corpus = tiny.corpus;
-  const align::HmmModel& model = tiny.model;
   const rt::TempDir dir;
-  const std::string good = (dir.path() / "good").string();
-  align::write_hmm_params(good, corpus, model);
+  const std::string good = tiny.saved(dir, "good");
   const std::vector<std::string> lines = lines_of(good);
   // Header, then p-empty and 5 jump lines a direction, then the entries.
   BOOST_TEST_REQUIRE(lines.size() > 13u);
@@ -448,8 +452,7 @@ BOOST_AUTO_TEST_CASE(version_1_files_load_and_unknown_words_are_counted) {
   const align::Ibm2Corpus& corpus = tiny.corpus;
   const align::HmmModel& model = tiny.model;
   const rt::TempDir dir;
-  const std::string path = (dir.path() / "params").string();
-  align::write_hmm_params(path, corpus, model);
+  const std::string path = tiny.saved(dir, "params");
   auto lines = lines_of(path);
   lines[0] = "nmt-hmm-params 1 model=hmm jump-width=2";
   lines.pop_back();
@@ -475,10 +478,8 @@ BOOST_AUTO_TEST_CASE(version_1_files_load_and_unknown_words_are_counted) {
 BOOST_AUTO_TEST_CASE(a_repeated_jump_or_p_empty_line_is_an_error) {
   const TinyModel tiny;
   const align::Ibm2Corpus& corpus = tiny.corpus;
-  const align::HmmModel& model = tiny.model;
   const rt::TempDir dir;
-  const std::string good = (dir.path() / "good").string();
-  align::write_hmm_params(good, corpus, model);
+  const std::string good = tiny.saved(dir, "good");
   const std::vector<std::string> lines = lines_of(good);
   BOOST_TEST_REQUIRE(lines[6].rfind("forward\tjump\t2\t", 0) == 0);
   BOOST_TEST_REQUIRE(lines[7].rfind("reverse\tp-empty\t", 0) == 0);
