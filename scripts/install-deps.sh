@@ -4,13 +4,16 @@
 # --bench adds what the side-by-side benchmarks run: the PyTorch implementation in
 # shared/peer needs Debian's python3-torch (run with /usr/bin/python3); scripts/bench-scale.sh
 # compares nmt-bpe with sentencepiece's spm_train and spm_encode; scripts/bench-aligners.sh
-# builds and runs eflomal with numpy, Cython and Python's headers. --fuzz adds clang
+# builds and runs eflomal with numpy, Cython and Python's headers; scripts/bench-serve.sh
+# loads nmt-serve with hey. --fuzz adds clang
 # and its sanitizer runtimes for scripts/fuzz.sh.
 set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
   libboost-program-options-dev libboost-serialization-dev libboost-test-dev
+  # nmt-serve: JSON (header-only); its HTTP and WebSocket are Boost.Beast, in libboost1.74-dev
+  nlohmann-json3-dev
   # ocl-icd-opencl-dev: libdnnl-dev only recommends it, but its CMake config fails without it
   libicu-dev libeigen3-dev libopenblas-dev libdnnl-dev ocl-icd-opencl-dev
   libboost-mpi-dev openmpi-bin
@@ -26,7 +29,7 @@ packages=(
 )
 for option in "$@"; do
   case $option in
-    --bench) packages+=(python3-torch sentencepiece python3-numpy cython3 python3-dev) ;;
+    --bench) packages+=(python3-torch sentencepiece python3-numpy cython3 python3-dev hey) ;;
     # libFuzzer and the sanitizer runtimes ship in libclang-rt-14-dev; clang's OpenMP
     # (for oneDNN builds) in libomp-14-dev.
     --fuzz) packages+=(clang libclang-rt-14-dev libomp-14-dev) ;;

@@ -246,22 +246,82 @@ class ParamsReader {
 
 }  // namespace
 
+namespace {
+
+// The model read_hmm_params starts from: the corpus's tables at kAbsentProbability.
+HmmModel absent_model(const Ibm2Corpus& corpus, int width, bool hmm, int threads) {
+  HmmOptions options;
+  options.jump_width = width;
+  options.hmm_iterations = hmm ? 1 : 0;
+  options.threads = threads;
+  HmmModel model = hmm_start_model(corpus, options);
+  model.forward.table.fill(kAbsentProbability);
+  model.reverse.table.fill(kAbsentProbability);
+  return model;
+}
+
+}  // namespace
+
 HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int threads, data::UnknownTokens* unknown) {
   util::LineReader reader(path);
   std::string line;
   if (!reader.next(line)) throw util::Error(path, 1, "is empty: expected the header of nmt-align hmm parameters");
   const Header header = parse_header(line, path);
-  HmmOptions options;
-  options.jump_width = header.width;
-  options.hmm_iterations = header.hmm ? 1 : 0;
-  options.threads = threads;
-  HmmModel model = hmm_start_model(corpus, options);
-  model.forward.table.fill(kAbsentProbability);
-  model.reverse.table.fill(kAbsentProbability);
+  HmmModel model = absent_model(corpus, header.width, header.hmm, threads);
   ParamsReader params(path, corpus, model, header.has_end);
   while (reader.next(line)) params.read(line, reader.line_number());
   params.finish(reader.line_number());
   if (unknown) *unknown = params.unknown_tokens(corpus);
+  return model;
+}
+
+HmmParamsFile::HmmParamsFile(const std::string& path) : path_(path) {
+  util::LineReader reader(path);
+  std::string text;
+  if (!reader.next(text)) throw util::Error(path, 1, "is empty: expected the header of nmt-align hmm parameters");
+  const Header header = parse_header(text, path);
+  width_ = header.width;
+  hmm_ = header.hmm;
+  // Checked whole once, as read_hmm_params checks it, over a corpus of no pairs.
+  const Ibm2Corpus none = Ibm2CorpusBuilder().take();
+  HmmModel model = absent_model(none, width_, hmm_, 1);
+  ParamsReader check(path, none, model, header.has_end);
+  while (reader.next(text)) {
+    check.read(text, reader.line_number());
+    const std::size_t k = line_begin_.size();
+    line_begin_.push_back(text_.size());
+    text_ += text;
+    text_ += '\n';
+    const auto fields = util::split_fields(text, '\t');
+    const int d = fields[0] == kDirectionNames[0] ? 0 : fields[0] == kDirectionNames[1] ? 1 : -1;
+    if (d >= 0 && fields[1] == "t") {
+      rows_[d][std::string(fields[2])].push_back(k);
+    } else if (d >= 0) {
+      parameters_.push_back(k);
+    }
+  }
+  check.finish(reader.line_number());
+}
+
+std::string_view HmmParamsFile::line(std::size_t k) const {
+  const std::size_t begin = line_begin_[k];
+  const std::size_t end = k + 1 < line_begin_.size() ? line_begin_[k + 1] : text_.size();
+  return std::string_view(text_).substr(begin, end - begin - 1);
+}
+
+HmmModel HmmParamsFile::model_for(const Ibm2Corpus& corpus, int threads) const {
+  HmmModel model = absent_model(corpus, width_, hmm_, threads);
+  ParamsReader params(path_, corpus, model, false);
+  const auto read = [&](std::size_t k) { params.read(std::string(line(k)), k + 2); };
+  for (const std::size_t k : parameters_) read(k);
+  const TableWords words[2] = {TableWords(corpus, 0), TableWords(corpus, 1)};
+  for (int d = 0; d < 2; ++d) {
+    for (const std::string* word : words[d].rows) {
+      const auto it = rows_[d].find(*word);
+      if (it == rows_[d].end()) continue;
+      for (const std::size_t k : it->second) read(k);
+    }
+  }
   return model;
 }
 

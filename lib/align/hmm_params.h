@@ -15,6 +15,9 @@
 // exactly as the saved one did; an entry the file does not have (a pair that never co-occurred
 // in training, or one left out by --params-threshold) gets kAbsentProbability.
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "align/hmm.h"
 #include "align/ibm2.h"
@@ -35,5 +38,28 @@ void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const H
 // sides, leaves most unknown).
 HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int threads,
                          data::UnknownTokens* unknown = nullptr);
+
+// A params file held in memory, to align many small corpora with it (nmt-serve's
+// /v1/align): read and checked once, as read_hmm_params checks it; model_for(corpus) then
+// reads only the parameter lines and the table lines of the corpus's words, and gives the
+// model read_hmm_params gives for that corpus.
+class HmmParamsFile {
+ public:
+  // util::Error naming the file and line, as read_hmm_params.
+  explicit HmmParamsFile(const std::string& path);
+  HmmModel model_for(const Ibm2Corpus& corpus, int threads = 1) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string_view line(std::size_t k) const;  // line k + 2 of the file (after the header)
+
+  std::string path_;
+  int width_ = 0;
+  bool hmm_ = true;
+  std::string text_;                     // the lines after the header, each ending in '\n'
+  std::vector<std::size_t> line_begin_;  // where each starts in text_
+  std::vector<std::size_t> parameters_;  // the p-empty and jump lines
+  std::unordered_map<std::string, std::vector<std::size_t>> rows_[2];  // per direction, a word's table lines
+};
 
 }  // namespace rnnsearch::align

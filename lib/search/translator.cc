@@ -4,16 +4,13 @@
 
 #include <algorithm>
 #include <memory>
-#include <numeric>
 
-#include "data/batch.h"
 #include "data/vocabulary.h"
 #include "model/replicas.h"
-#include "search/attention_alignment.h"
 #include "search/batch_schedule.h"
 #include "search/ensemble.h"
+#include "search/sentence_search.h"
 #include "search/truncated_lines.h"
-#include "search/word_scores.h"
 #include "text/word_counter.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -24,13 +21,6 @@
 namespace rnnsearch::search {
 
 namespace {
-
-// One source line: its words (for --replace-unk), truncated to max_length, and their ids
-// in each model's source vocabulary.
-struct Source {
-  std::vector<std::string> words;
-  std::vector<std::vector<std::int32_t>> ids;  // per model
-};
 
 // What the warnings at the end of input count, over the whole input in its order (so not
 // depending on batches or threads).
@@ -50,74 +40,13 @@ Source read_source(const std::string& line, const std::vector<model::LoadedModel
                       std::to_string(views.size()) + " pieces, more than nmt-decode reads (" +
                           std::to_string(kMaxSourcePieces) + "); split the line");
   }
-  Source source;
-  for (const auto view : views) source.words.emplace_back(view);
-  if (tally.truncated.truncate(source.words.size(), reader.name(), reader.line_number(), messages)) {
-    source.words.resize(tally.truncated.max_length());
+  std::vector<std::string> words(views.begin(), views.end());
+  if (tally.truncated.truncate(words.size(), reader.name(), reader.line_number(), messages)) {
+    words.resize(tally.truncated.max_length());
   }
-  for (const auto& m : models) {
-    source.ids.emplace_back();
-    for (const auto& word : source.words) source.ids.back().push_back(m.source_vocabulary.id_or_unk(word));
-  }
+  Source source = make_source(std::move(words), models);
   tally.unknown.add(data::UnknownTokens::kSource, source.ids[0]);
   return source;
-}
-
-// The target words of a hypothesis, <unk> replaced by the most attended source word when asked.
-std::string translation_text(const Hypothesis& h, const Source& source, const data::Vocabulary& vocabulary,
-                             bool replace_unknown) {
-  std::string text;
-  for (std::size_t j = 0; j < h.tokens.size(); ++j) {
-    if (!text.empty()) text += ' ';
-    if (replace_unknown && h.tokens[j] == data::Vocabulary::kUnk && j < h.attention.size() && !source.words.empty()) {
-      const auto& row = h.attention[j];
-      const auto best = std::max_element(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(source.words.size()));
-      text += source.words[static_cast<std::size_t>(best - row.begin())];
-    } else {
-      text += vocabulary.token(h.tokens[j]);
-    }
-  }
-  return text;
-}
-
-std::string alignment_text(const Hypothesis& h, const Source& source, AlignmentOutput kind) {
-  if (kind == AlignmentOutput::kHard) {
-    return data::format_pharaoh(hard_alignment(h.attention, source.words.size(), h.tokens.size()));
-  }
-  std::string text;  // soft: a row per target token (and </s>), weights over the source tokens and </s>
-  for (const auto& row : h.attention) {
-    if (!text.empty()) text += ' ';
-    for (std::size_t i = 0; i < row.size(); ++i) text += (i ? "," : "") + util::general(row[i]);
-  }
-  return text;
-}
-
-// The alignment head's weights (model/rnnsearch.h) of the hypotheses of one source,
-// force-decoded, in place of the decoder's: row i for target token i, </s> included when
-// the hypothesis is complete. Empty sources and translations keep what they have.
-void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>& source,
-                        std::vector<Hypothesis>& hypotheses) {
-  data::ParallelCorpus pairs;
-  std::vector<std::size_t> which;
-  for (std::size_t n = 0; n < hypotheses.size(); ++n) {
-    if (source.empty() || hypotheses[n].tokens.empty()) continue;
-    pairs.source.push_back(source);
-    pairs.target.push_back(hypotheses[n].tokens);
-    which.push_back(n);
-  }
-  if (which.empty()) return;
-  std::vector<std::size_t> all(which.size());
-  std::iota(all.begin(), all.end(), std::size_t{0});
-  const auto weights = model.forced_attention(data::make_batch(pairs, all), model::AttentionSource::kAlignmentHead);
-  for (std::size_t k = 0; k < which.size(); ++k) {
-    Hypothesis& h = hypotheses[which[k]];
-    const math::Matrix& beta = weights[k];  // [(tokens + 1) x (source + 1)]
-    const Eigen::Index rows = h.complete ? beta.rows() : beta.rows() - 1;
-    h.attention.assign(static_cast<std::size_t>(rows), {});
-    for (Eigen::Index r = 0; r < rows; ++r) {
-      h.attention[static_cast<std::size_t>(r)].assign(beta.row(r).data(), beta.row(r).data() + beta.cols());
-    }
-  }
 }
 
 // An ensemble needs one target vocabulary.
@@ -130,52 +59,19 @@ void check_ensemble(const std::vector<model::LoadedModel>& models) {
   }
 }
 
-BeamOptions beam_options(const TranslateOptions& config) {
-  BeamOptions beam = config.beam;
-  beam.n_best = std::max(1, config.n_best);
-  beam.attention = config.alignment != AlignmentOutput::kNone || config.replace_unknown;
-  beam.word_scores = config.word_scores;
-  return beam;
-}
-
 // Translates a window of sources into results (one place per source): its batches sorted
 // by length, the longest first, each thread taking the next batch free. A translation does
 // not depend on its batch or thread, so neither does the output.
 void search_window(const std::vector<Source>& sources, ThreadModels& thread_models,
                    std::vector<std::unique_ptr<BeamSearcher>>& searchers, const TranslateOptions& config,
                    const Shortlist* shortlist, std::vector<std::vector<Hypothesis>>& results) {
-  std::vector<std::vector<std::vector<std::int32_t>>> ids(sources.front().ids.size());  // per model, per sentence
-  for (std::size_t m = 0; m < ids.size(); ++m) {
-    for (const Source& source : sources) ids[m].push_back(source.ids[m]);
-  }
-  Hypothesis empty;  // an empty source's translation: </s> at once, with probability 1
-  if (config.word_scores) empty.token_log_probs.assign(1, 0.0f);
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (ids[0][i].empty()) results[i].assign(1, empty);
-  }
-  std::vector<std::vector<std::int32_t>> allowed(shortlist ? sources.size() : 0);  // with a shortlist: per sentence
-  const bool head = beam_options(config).attention && config.alignment_head;
+  const auto ids = ids_by_model(sources);
+  translate_empty_sources(sources, config, results);
   for_each_batch_longest_first(ids[0], config.beam.batch_size, searchers.size(),
                                [&](int thread, const std::vector<std::size_t>& batch) {
-    if (shortlist) {
-      for (const std::size_t i : batch) allowed[i] = shortlist->allowed(sources[i].words);
-    }
-    searchers[static_cast<std::size_t>(thread)]->search(ids, batch, shortlist ? &allowed : nullptr, results);
-    model::RnnSearch& first = *thread_models.members[static_cast<std::size_t>(thread)][0];
-    if (!head || !first.has_alignment_head()) return;
-    for (const std::size_t i : batch) use_alignment_head(first, sources[i].ids[0], results[i]);
+    const auto k = static_cast<std::size_t>(thread);
+    search_batch(sources, ids, batch, *searchers[k], *thread_models.members[k][0], config, shortlist, results);
   });
-}
-
-// A Moses n-best line: "N ||| translation ||| F0= logp[ WordScores= ...] ||| score".
-std::string n_best_line(std::size_t id, const std::string& translation, const Hypothesis& h, bool word_scores) {
-  std::string line = std::to_string(id) + " ||| " + translation + " ||| F0= " + util::general(h.log_probability);
-  if (word_scores) {
-    std::vector<std::string_view> pieces;
-    text::split_space_words(translation, pieces);
-    line += " WordScores= " + word_scores_text(pieces, h.token_log_probs);
-  }
-  return line + " ||| " + util::general(h.score);
 }
 
 // The warnings at the end of an input of `lines` lines named `input_name`.
@@ -228,10 +124,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
       const auto& hypotheses = results[i];
       if (!hypotheses.empty() && !hypotheses.front().complete) ++tally.cut;
       for (const Hypothesis& h : hypotheses) {
-        std::string out = translation_text(h, sources[i], target_vocabulary, config.replace_unknown);
-        if (config.n_best > 0) out = n_best_line(total + i, out, h, config.word_scores);
-        if (config.alignment != AlignmentOutput::kNone) out += " ||| " + alignment_text(h, sources[i], config.alignment);
-        writer.write_line(out);
+        writer.write_line(output_line(h, sources[i], target_vocabulary, config, total + i));
         if (config.n_best == 0) break;
       }
     }

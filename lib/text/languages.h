@@ -30,4 +30,8 @@ bool is_generated_language(const std::string& language);
 // "" for a language with rules.
 std::string unknown_language_warning(const std::string& language, const std::string& fallback);
 
+// The language's English name from ICU's locale data ("en" -> "English", "fr" -> "French");
+// the demo corpus's xa and xb, and codes ICU does not know, are named by their code.
+std::string language_name(const std::string& language);
+
 }  // namespace rnnsearch::text
