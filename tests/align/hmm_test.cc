@@ -493,4 +493,50 @@ BOOST_AUTO_TEST_CASE(a_repeated_jump_or_p_empty_line_is_an_error) {
   }
 }
 
+// The file held in memory (nmt-serve's /v1/align) gives, for any corpus, the model
+// read_hmm_params reads for it: the training pairs, a subset, single pairs, and unseen words.
+BOOST_AUTO_TEST_CASE(params_held_in_memory_give_the_model_read_for_each_corpus) {
+  const Pairs pairs = random_pairs(200, 8);
+  const align::Ibm2Corpus corpus = corpus_of(pairs);
+  const rt::TempDir dir;
+  align::HmmOptions options;
+  options.model1_iterations = 2;
+  options.hmm_iterations = 2;
+  align::HmmModel model = align::hmm_start_model(corpus, options);
+  align::hmm_train(corpus, options, model);
+  const std::string path = (dir.path() / "params").string();
+  align::write_hmm_params(path, corpus, model, 0.01);  // some entries left out
+  const align::HmmParamsFile held(path);
+  std::vector<align::Ibm2Corpus> corpora = {corpus, corpus_of({pairs[3]}), corpus_of({pairs[7], pairs[1]}),
+                                            corpus_of({{"s0 unseen-source s1", "never-seen t0"}})};
+  for (std::size_t k = 0; k < corpora.size(); ++k) {
+    const align::HmmModel expected = align::read_hmm_params(path, corpora[k], 1);
+    const align::HmmModel got = held.model_for(corpora[k]);
+    BOOST_TEST(got.hmm == expected.hmm);
+    check_same_tables(expected, got, "corpus " + std::to_string(k));
+    options.links = align::HmmLinks::kAgreed;
+    BOOST_TEST((text_of(decode(corpora[k], options, got)) == text_of(decode(corpora[k], options, expected))));
+  }
+}
+
+// It checks the whole file once, with read_hmm_params's errors.
+BOOST_AUTO_TEST_CASE(params_held_in_memory_refuse_a_bad_file_as_read_hmm_params_does) {
+  const TinyModel tiny;
+  const rt::TempDir dir;
+  auto lines = lines_of(tiny.saved(dir, "good"));
+  const std::vector<std::string> cut_short(lines.begin(), lines.end() - 3);
+  lines[13] = "forward\tt\ta\tx\t0";
+  for (const auto& bad : {lines, cut_short}) {
+    const std::string path = dir.write("bad" + std::to_string(bad.size()), joined_lines(bad));
+    std::string error = "(no error)";
+    try {
+      align::HmmParamsFile held(path);
+    } catch (const util::Error& e) {
+      error = e.what();
+    }
+    BOOST_TEST(error == error_of(path, tiny.corpus));
+    BOOST_TEST(error != "(no error)");
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
