@@ -56,6 +56,7 @@ void add_server_options(po::options_description& options, rnnsearch::serve::Serv
       ("max-lines", defaulted(&cfg.max_lines), "lines (or pairs) per request")
       ("max-line-chars", defaulted(&cfg.max_line_chars), "characters per line")
       ("max-body-bytes", defaulted(&cfg.http.max_body_bytes), "a larger request body is answered 413")
+      ("max-header-bytes", defaulted(&cfg.http.max_header_bytes), "larger request headers are answered 431")
       ("max-connections", defaulted(&cfg.http.max_connections), "open connections at most; one more gets 503")
       ("header-seconds", defaulted(&cfg.http.header_seconds), "time to send a request's headers (else 408)")
       ("read-seconds", defaulted(&cfg.http.body_seconds), "time to send a request's body (else 408)")
@@ -81,7 +82,8 @@ int run(int argc, char** argv) {
       "Serves translations over HTTP and WebSocket: LibreTranslate's /translate, OpenNMT-py's\n"
       "/translator/translate, Marian's WebSocket /translate and the native /v1/translate, /v1/score\n"
       "and /v1/align; a reply has the bytes the command-line tools print. --threads N: N workers, each\n"
-      "with its copy of the models. SIGTERM drains and exits 0; SIGHUP reloads the models.\n",
+      "with its copy of the models. SIGTERM stops accepting and exits once the requests in flight are\n"
+      "answered (0; 1 when --drain-seconds cut some off); SIGHUP reloads the models.\n",
       ""};
   if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;

@@ -1,7 +1,8 @@
 #pragma once
 // nmt-serve --api-keys FILE: one key a line (blank lines and lines starting with '#'
 // ignored, spaces around a key trimmed). A request names its key as LibreTranslate's
-// clients do, in the JSON field "api_key" (or the form/query field of that name), or in an
+// clients do, in the field "api_key" of a JSON or form body or of the query string
+// (/translate?api_key=KEY, which a WebSocket client can send too), or in an
 // "Authorization: Bearer KEY" header. Without the option every request is let in.
 #include <string>
 #include <unordered_set>

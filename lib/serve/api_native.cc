@@ -13,7 +13,8 @@
 //        hmm: nmt-align hmm --load-params with the pair's --hmm-params ("links": "forward" |
 //          "reverse" | "agreed", "decode": "posterior" | "viterbi", "threshold"), over the
 //          tokenized words
-//   GET /v1/pairs -> [{"pair", "source", "target", "models", "bpe", "attention", "alignment_head"}]
+//   GET /v1/pairs -> [{"pair", "source", "target", "models", "bpe", "attention", "alignment_head",
+//        "hmm"}]: what each pair can do
 // Numbers are those the command-line tools print (util::general's digits); alignments and
 // pieces are the tools' text, byte for byte.
 #include "align/extract.h"
@@ -70,8 +71,8 @@ nlohmann::json hypothesis_json(const Service& service, const LanguagePair& pair,
 }
 
 void translate(Service& service, const HttpRequest& request, CancelFlag cancelled, const Respond& respond) {
-  service.check_key(request, "");
   const nlohmann::json body = parse_json_object(request.body);
+  service.check_key(request, string_field(body, "api_key").value_or(""));
   const Strings text = required_strings(body, "text");
   const auto pair = service.pair_of(body);
   const search::TranslateOptions config = service.translate_options(body, *pair);
@@ -105,8 +106,8 @@ PairsRequest pairs_request(Service& service, const nlohmann::json& body) {
 }
 
 void score(Service& service, const HttpRequest& request, CancelFlag cancelled, const Respond& respond) {
-  service.check_key(request, "");
   const nlohmann::json body = parse_json_object(request.body);
+  service.check_key(request, string_field(body, "api_key").value_or(""));
   const double normalize = number_field(body, "normalize", 0.0, search::kMaxLengthPenalty).value_or(0.0);
   const bool word_scores = bool_field(body, "word_scores").value_or(false);
   PairsRequest pairs = pairs_request(service, body);
@@ -187,8 +188,8 @@ std::shared_ptr<const BatchTask> hmm_task(const nlohmann::json& body, const Pair
 }
 
 void align(Service& service, const HttpRequest& request, CancelFlag cancelled, const Respond& respond) {
-  service.check_key(request, "");
   const nlohmann::json body = parse_json_object(request.body);
+  service.check_key(request, string_field(body, "api_key").value_or(""));
   const std::string method = string_field(body, "method").value_or("attention");
   if (method != "attention" && method != "hmm") {
     throw RequestError(400, "'method' must be \"attention\" or \"hmm\", got \"" + method + "\"");
@@ -213,7 +214,7 @@ nlohmann::json pairs_json(const Service& service) {
     const auto& config = pair->config();
     list.push_back({{"pair", config.name()}, {"source", config.source_language}, {"target", config.target_language},
                     {"models", config.models.size()}, {"bpe", pair->has_codes()}, {"attention", pair->has_attention()},
-                    {"alignment_head", pair->has_alignment_head()}});
+                    {"alignment_head", pair->has_alignment_head()}, {"hmm", pair->hmm_params() != nullptr}});
   }
   return list;
 }

@@ -65,7 +65,7 @@ struct SentenceJob {
 };
 
 struct QueueOptions {
-  std::size_t capacity = 256;            // sentences queued at most; a request that would pass it is refused
+  std::size_t capacity = 1024;           // sentences queued at most; a request that would pass it is refused
   int workers = 1;
   std::size_t max_batch = 32;            // sentences per batch
   std::size_t max_batch_tokens = 4096;   // source pieces per batch (a longer sentence still runs, alone)

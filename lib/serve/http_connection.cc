@@ -11,7 +11,7 @@
 #include <optional>
 #include <sstream>
 
-#include "serve/websocket_session.h"
+#include "serve/websocket_connection.h"
 
 namespace rnnsearch::serve::detail {
 

@@ -8,7 +8,7 @@
 // While a request waits for its reply the socket is watched: a client that closes its
 // side has the request's cancellation flag set, so queued work for it can be dropped.
 // (A half-closed client counts as gone, though its reply is still written and may reach it.)
-// The classes behind it are in serve/http_connection.h and serve/websocket_session.h.
+// The classes behind it are in serve/http_connection.h and serve/websocket_connection.h.
 #include <atomic>
 #include <cstddef>
 #include <functional>
@@ -63,7 +63,7 @@ class HttpHandler {
   // A complete request (not a WebSocket upgrade the handler accepts).
   virtual void handle(HttpRequest request, CancelFlag cancelled, Respond respond) = 0;
   // For a GET with "Upgrade: websocket": a reply of status 0 accepts the upgrade; any
-  // other refuses it with that reply (404 for a path without a WebSocket, 401 for a
+  // other refuses it with that reply (404 for a path without a WebSocket, 403 for a
   // missing API key).
   virtual HttpResponse websocket_upgrade(const HttpRequest& upgrade) = 0;
   // One text message of an accepted WebSocket; the reply's body goes back as one text

@@ -26,7 +26,7 @@ const nlohmann::json* present(const nlohmann::json& object, const std::string& n
 nlohmann::json parse_json_body(std::string_view body) {
   try {
     return nlohmann::json::parse(body.begin(), body.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a parse error, or a number beyond a double (1e999)
     std::string message = e.what();  // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
     const auto bracket = message.find("] ");
     if (bracket != std::string::npos) message.erase(0, bracket + 2);
@@ -145,7 +145,11 @@ std::string required_string(const nlohmann::json& object, const std::string& nam
 nlohmann::json tool_number(double value) {
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";  // JSON has no infinity: the tools' text
   if (std::isnan(value)) return "nan";
-  return std::strtod(util::general(value).c_str(), nullptr);
+  const std::string text = util::general(value);
+  const double read = std::strtod(text.c_str(), nullptr);
+  // A whole number as an integer, so that its JSON text is the tools' ("0", not "0.0").
+  if (text.find_first_of(".e") == std::string::npos && text != "-0") return std::strtoll(text.c_str(), nullptr, 10);
+  return read;
 }
 
 std::string json_text(const nlohmann::json& value) {

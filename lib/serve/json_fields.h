@@ -13,7 +13,8 @@
 
 namespace rnnsearch::serve {
 
-// The body as JSON; RequestError 400 "bad JSON: ..." (the parser's message, one line).
+// The body as JSON; RequestError 400 "bad JSON: ..." (the parser's message, one line), also
+// for a number no double holds (1e999).
 nlohmann::json parse_json_body(std::string_view body);
 // The body as a JSON object (400 "the body must be a JSON object, got an array").
 nlohmann::json parse_json_object(std::string_view body);
@@ -40,8 +41,9 @@ std::optional<Strings> strings_field(const nlohmann::json& object, const std::st
 Strings required_strings(const nlohmann::json& object, const std::string& name);
 std::string required_string(const nlohmann::json& object, const std::string& name);
 
-// A number in the text the command-line tools print it with (util::general), as JSON:
-// the value that text reads back as.
+// A number as the command-line tools print it (util::general), as JSON whose text is the
+// tools': the value that text reads back as, a whole number as an integer ("0", "-12");
+// infinities and NaN, which JSON lacks, as the strings "-inf", "inf", "nan".
 nlohmann::json tool_number(double value);
 
 // `value` as one line of JSON and a newline; bytes that are not UTF-8 (none should reach a

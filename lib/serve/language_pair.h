@@ -25,7 +25,7 @@
 namespace rnnsearch::serve {
 
 // What the configuration names for a pair: nmt-serve -m MODEL -c CODES -s SRC -t TGT, or a
-// [pair] of --config.
+// --pair value (on the command line or as a "pair = ..." line of --config).
 struct PairConfig {
   std::vector<std::string> models;   // several form an ensemble
   std::string codes;                 // nmt-bpe learn's codes; "" serves BPE pieces only

@@ -57,6 +57,7 @@ void ServeOptions::validate() const {
   util::check_range("max-lines", max_lines, std::size_t{1}, std::size_t{1000000});
   util::check_range("max-line-chars", max_line_chars, std::size_t{1}, std::size_t{10000000});
   util::check_range("max-body-bytes", http.max_body_bytes, std::size_t{64}, std::size_t{1} << 30);
+  util::check_range("max-header-bytes", http.max_header_bytes, std::size_t{1024}, std::size_t{1} << 20);
   util::check_range("max-connections", http.max_connections, std::size_t{1}, std::size_t{100000});
   util::check_range("header-seconds", http.header_seconds, 0.01, 3600.0);
   util::check_range("read-seconds", http.body_seconds, 0.01, 3600.0);

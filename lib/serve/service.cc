@@ -4,7 +4,9 @@
 #include <optional>
 
 #include "serve/api_routes.h"
+#include "serve/form_fields.h"
 #include "serve/json_fields.h"
+#include "serve/reply.h"
 #include "serve/request_error.h"
 #include "serve/tasks.h"
 #include "text/word_counter.h"
@@ -31,6 +33,16 @@ std::size_t code_points(std::string_view text) {
   return count;
 }
 
+// The name /metrics counts a refusal under.
+const char* rejection_reason(JobStatus status) {
+  switch (status) {
+    case JobStatus::kCancelled: return "client_gone";
+    case JobStatus::kExpired: return "expired";
+    case JobStatus::kStopped: return "stopping";
+    default: return "failed";
+  }
+}
+
 RequestError status_error(JobStatus status, const SentenceJob& job, const ServeOptions& options) {
   const std::vector<std::pair<std::string, std::string>> retry{{"Retry-After", "1"}};
   switch (status) {
@@ -52,13 +64,16 @@ struct Gather {
   std::function<void(Gather&)> finish;
 };
 
-void attach(const std::shared_ptr<Gather>& gather, const ServeOptions& options) {
+void attach(const std::shared_ptr<Gather>& gather, const ServeOptions& options, Metrics& metrics) {
   gather->left = gather->jobs.size();
   for (const auto& job : gather->jobs) {
-    job->done = [gather, &options](SentenceJob& done, JobStatus status) {
+    job->done = [gather, &options, &metrics](SentenceJob& done, JobStatus status) {
       if (status != JobStatus::kDone) {
         std::lock_guard<std::mutex> lock(gather->mutex);
-        if (!gather->failure) gather->failure = status_error(status, done, options);
+        if (!gather->failure) {
+          gather->failure = status_error(status, done, options);
+          metrics.rejection(rejection_reason(status));
+        }
       }
       if (--gather->left == 0) gather->finish(*gather);
     };
@@ -134,11 +149,9 @@ void Service::handle(HttpRequest request, CancelFlag cancelled, Respond respond)
     }
     method->second(request, std::move(cancelled), respond);
   } catch (const RequestError& e) {
-    HttpResponse reply = error(e.status(), e.what());
-    reply.headers = e.headers();
-    respond(std::move(reply));
+    respond(error_reply(e));
   } catch (const std::exception& e) {
-    respond(error(500, e.what()));
+    respond(error_reply(RequestError(500, e.what())));
   }
 }
 
@@ -154,9 +167,7 @@ HttpResponse Service::websocket_upgrade(const HttpRequest& upgrade) {
     refusal.status = 0;
     return refusal;
   } catch (const RequestError& e) {
-    refusal = error(e.status(), e.what());
-    refusal.headers = e.headers();
-    return refusal;
+    return error_reply(e);
   }
 }
 
@@ -203,6 +214,10 @@ void Service::websocket_message(const HttpRequest& upgrade, std::string message,
 }
 
 HttpResponse Service::error(int status, const std::string& message) const {
+  // What the transport refuses itself comes here (serve/http_server.h), and only that.
+  static const std::map<int, std::string> reasons = {{400, "bad_http"}, {408, "timeout"}, {413, "body_too_large"},
+                                                     {431, "headers_too_large"}, {503, "too_many_connections"}};
+  if (const auto it = reasons.find(status); it != reasons.end()) metrics_.rejection(it->second);
   HttpResponse reply;
   reply.status = status;
   reply.body = error_body(message);
@@ -273,6 +288,10 @@ search::TranslateOptions Service::translate_options(const nlohmann::json& body, 
 void Service::check_key(const HttpRequest& request, const std::string& body_key) const {
   if (!keys_.required()) return;
   std::string key = body_key;
+  if (key.empty() && !request.query.empty()) {
+    const auto query = parse_form(request.query);
+    if (const auto it = query.find("api_key"); it != query.end() && it->is_string()) key = it->get<std::string>();
+  }
   if (key.empty()) {
     const auto header = request.headers.find("authorization");
     if (header != request.headers.end()) key = ApiKeys::bearer_key(header->second);
@@ -288,6 +307,10 @@ std::vector<std::shared_ptr<SentenceJob>> Service::checked_jobs(const std::vecto
   if (lines.size() > options_.max_lines) {
     throw RequestError(400, "'" + field + "' has " + std::to_string(lines.size()) + " lines, more than --max-lines (" +
                                 std::to_string(options_.max_lines) + ")");
+  }
+  if (lines.size() > options_.queue.capacity) {  // never fits: not a "retry later"
+    throw RequestError(400, "'" + field + "' has " + std::to_string(lines.size()) + " lines, more than the queue holds (" +
+                                "--queue-size " + std::to_string(options_.queue.capacity) + ")");
   }
   std::vector<std::shared_ptr<SentenceJob>> jobs;
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -341,7 +364,7 @@ void Service::translate(LinesRequest request, const std::string& field, CancelFl
     for (const auto& job : g.jobs) lines.push_back({std::move(job->source), std::move(job->hypotheses)});
     done(&lines, nullptr);
   };
-  attach(gather, options_);
+  attach(gather, options_, metrics_);
   if (gather->jobs.empty()) return gather->finish(*gather);
   submit(gather->jobs);
 }
@@ -366,7 +389,7 @@ void Service::run_pairs(PairsRequest request, std::shared_ptr<const BatchTask> t
     gather->jobs[i]->target.assign(views.begin(), views.end());
   }
   gather->finish = [done](Gather& g) { g.failure ? done(nullptr, &*g.failure) : done(&g.jobs, nullptr); };
-  attach(gather, options_);
+  attach(gather, options_, metrics_);
   if (gather->jobs.empty()) return gather->finish(*gather);
   submit(gather->jobs);
 }

@@ -65,6 +65,8 @@ class Service : public HttpHandler {
   HttpResponse websocket_upgrade(const HttpRequest& upgrade) override;
   void websocket_message(const HttpRequest& upgrade, std::string message, CancelFlag cancelled,
                          Respond respond) override;
+  // The transport's own refusals (408, 413, 431, 503 connections, 400 not HTTP), counted in
+  // /metrics' rejections.
   HttpResponse error(int status, const std::string& message) const override;
   void completed(const std::string& method, const std::string& path, int status, double seconds) override;
 
@@ -93,7 +95,9 @@ class Service : public HttpHandler {
   // length_penalty, max_length_ratio, alignment, word_scores, replace_unk), each checked
   // against the server's bounds (RequestError 400 naming the field).
   search::TranslateOptions translate_options(const nlohmann::json& body, const LanguagePair& pair) const;
-  // Refuses a request whose key is missing or unknown (RequestError 403 / 401).
+  // Refuses a request whose key is missing or unknown (RequestError 403) when the server has
+  // keys: `body_key` (a JSON or form field "api_key"), else the query's api_key=KEY, else an
+  // "Authorization: Bearer KEY" header.
   void check_key(const HttpRequest& request, const std::string& body_key) const;
   // Checks the lines (count, characters per line, UTF-8; 400 naming `field`), queues their
   // sentences and calls done(lines) once all are translated, or done with a RequestError
@@ -122,7 +126,7 @@ class Service : public HttpHandler {
   ServeOptions options_;
   util::Messages log_;
   ApiKeys keys_;
-  Metrics metrics_;
+  mutable Metrics metrics_;  // error() counts the transport's refusals
   mutable std::mutex pairs_mutex_;
   std::shared_ptr<const PairSet> pairs_;
   BatchQueue queue_;

@@ -1,4 +1,4 @@
-#include "serve/websocket_session.h"
+#include "serve/websocket_connection.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
