@@ -5,6 +5,8 @@
 //   - every recipe marked "# Installed as rnnsearch-NAME" in PREFIX/share/rnnsearch, byte for
 //     byte, with common.sh beside it and the command PREFIX/bin/rnnsearch-NAME, which answers
 //     -h and --help and finds the installed tools with no help from PATH or $NMT_BIN;
+//   - every file of data/systemd/ (nmt-serve's example unit and configuration) in
+//     PREFIX/share/doc/rnnsearch/examples, byte for byte;
 // and nothing else (no static library, no headers).
 #include <boost/test/unit_test.hpp>
 #include <unistd.h>
@@ -63,7 +65,7 @@ rt::ProcessResult run_installed(const std::string& command, const std::vector<st
 
 BOOST_AUTO_TEST_SUITE(install)
 
-BOOST_AUTO_TEST_CASE(cmake_install_puts_every_tool_page_and_recipe_under_the_prefix) {
+BOOST_AUTO_TEST_CASE(cmake_install_puts_every_tool_page_recipe_and_example_under_the_prefix) {
   const Installed installed;
   std::set<std::string> expected;  // paths relative to the prefix
   for (const auto& tool : rt::project_tools()) {
@@ -93,11 +95,21 @@ BOOST_AUTO_TEST_CASE(cmake_install_puts_every_tool_page_and_recipe_under_the_pre
   BOOST_CHECK_MESSAGE(rt::read_file(installed.path("share/rnnsearch/common.sh")) ==
                           rt::read_file(rt::source_dir() + "/pipelines/common.sh"),
                       "share/rnnsearch/common.sh differs from pipelines/common.sh");
+  const fs::path examples = fs::path(rt::source_dir()) / "data" / "systemd";
+  BOOST_CHECK_MESSAGE(fs::exists(examples / "nmt-serve.service") && fs::exists(examples / "nmt-serve.conf"),
+                      "data/systemd/ lacks nmt-serve.service or nmt-serve.conf, which nmt-serve(1) names");
+  for (const auto& entry : fs::directory_iterator(examples)) {
+    const std::string file = entry.path().filename().string(), copy = "share/doc/rnnsearch/examples/" + file;
+    expected.insert(copy);
+    if (!check_installed(installed, copy, "data/systemd/" + file, false)) continue;
+    BOOST_CHECK_MESSAGE(rt::read_file(installed.path(copy)) == rt::read_file(entry.path().string()),
+                        copy << " differs from data/systemd/" << file);
+  }
   for (const auto& entry : fs::recursive_directory_iterator(installed.prefix.path())) {
     if (entry.is_directory()) continue;
     const std::string relative = fs::relative(entry.path(), installed.prefix.path()).string();
     BOOST_CHECK_MESSAGE(expected.count(relative), "cmake --install also installs " << relative
-                                                  << ", which is neither a tool, a man page nor a recipe");
+                                                  << ", which is neither a tool, a man page, a recipe nor an example");
   }
 }
 

@@ -6,9 +6,11 @@
 #     Debian package of every shared library a packaged tool needs (directly, or through
 #     one package it depends on, as libopenblas0 stands for its variants), awk and procps;
 #   - the files: every tool of tools/nmt-*.cc, every man page of man/, every recipe
-#     marked "# Installed as rnnsearch-NAME" with its command, common.sh, nothing else;
+#     marked "# Installed as rnnsearch-NAME" with its command, common.sh, every example of
+#     data/systemd/ in usr/share/doc/rnnsearch/examples, nothing else;
 #   - extracted into a scratch root (dpkg -x), every tool answers --version, a recipe -h,
-#     and the overview page renders.
+#     nmt-serve reads the example configuration (--dump-config), and the overview page
+#     renders.
 # A native tree is refused as it should be; its package is then checked with the refusal
 # overridden (cpack -D CPACK_RNNSEARCH_NATIVE=OFF), since its tools run on this CPU.
 # Environment (set by ctest): NMT_SOURCE_DIR, NMT_BIN_DIR, NMT_CMAKE.
@@ -51,7 +53,7 @@ grep -q 'procps' <<< "$depends" || fail "Depends does not name procps, whose ps 
 echo "== dpkg-deb -c"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./||' | sort > "$work/files"
 expected() {
-  local tool page recipe
+  local tool page recipe example
   for tool in "$src"/tools/nmt-*.cc; do tool=${tool##*/}; echo "usr/bin/${tool%.cc}"; done
   for page in "$src"/man/man*/*.[1-9]; do echo "usr/share/man/${page#"$src"/man/}"; done
   echo usr/share/rnnsearch/common.sh
@@ -60,12 +62,14 @@ expected() {
     echo "usr/share/rnnsearch/${recipe##*/}"
     echo "usr/bin/${marker#\# Installed as }"
   done
+  # cmake/Examples.cmake: nmt-serve's example unit and configuration.
+  for example in "$src"/data/systemd/*; do echo "usr/share/doc/rnnsearch/examples/${example##*/}"; done
 }
 expected | sort > "$work/expected"
 missing=$(comm -23 "$work/expected" "$work/files")
 extra=$(comm -13 "$work/expected" "$work/files")
 [ -z "$missing" ] || fail "not in the package: $missing"
-[ -z "$extra" ] || fail "in the package but neither a tool, a man page nor a recipe: $extra"
+[ -z "$extra" ] || fail "in the package but neither a tool, a man page, a recipe nor an example: $extra"
 echo "$(wc -l < "$work/files") files, $(stat -c %s "$deb") bytes"
 
 root=$work/root
@@ -111,6 +115,12 @@ done
 env -u NMT_BIN PATH=/usr/bin:/bin "$root/usr/bin/rnnsearch-translate" -h > "$work/help" ||
   fail "rnnsearch-translate -h from the package failed"
 grep -q '^usage: rnnsearch-translate ' "$work/help" || fail "rnnsearch-translate -h: $(cat "$work/help")"
+examples=$root/usr/share/doc/rnnsearch/examples
+for example in "$src"/data/systemd/*; do
+  cmp -s "$example" "$examples/${example##*/}" || fail "the package's ${example##*/} differs from data/systemd/"
+done
+"$root/usr/bin/nmt-serve" --config "$examples/nmt-serve.conf" --dump-config > "$work/serve.conf" 2>&1 ||
+  fail "nmt-serve --config with the packaged example nmt-serve.conf: $(cat "$work/serve.conf")"
 page=$root/usr/share/man/man7/rnnsearch.7
 if command -v man > /dev/null; then
   MANWIDTH=80 man -l "$page" > "$work/man" 2> "$work/man.err" || true
