@@ -60,7 +60,11 @@ nlohmann::json parse_form(std::string_view body) {
 }
 
 nlohmann::json parse_body(std::string_view content_type, std::string_view body) {
-  if (content_type.substr(0, 33) == "application/x-www-form-urlencoded") return parse_form(body);
+  // curl -d sends JSON labelled a form unless told otherwise; a form's first byte is never
+  // '{' (it would be written %7B), so such a body is read as the JSON it is.
+  const auto first = body.find_first_not_of(" \t\r\n");
+  const bool looks_json = first != std::string_view::npos && body[first] == '{';
+  if (content_type.substr(0, 33) == "application/x-www-form-urlencoded" && !looks_json) return parse_form(body);
   return parse_json_object(body);
 }
 

@@ -11,7 +11,8 @@ namespace rnnsearch::serve {
 
 nlohmann::json parse_form(std::string_view body);
 
-// The body of `content_type` ("application/json", a form, or none: JSON) as a JSON object.
+// The body of `content_type` ("application/json", a form, or none: JSON) as a JSON object;
+// a "form" whose first byte is '{' is read as JSON (curl -d's default content type).
 nlohmann::json parse_body(std::string_view content_type, std::string_view body);
 
 }  // namespace rnnsearch::serve
