@@ -1,5 +1,7 @@
 #include "serve/language_pair.h"
 
+#include <atomic>
+
 #include "data/shortlist_file.h"
 #include "text/bpe_codes.h"
 #include "text/bpe_undo.h"
@@ -25,6 +27,11 @@ text::Detokenizer raw_detokenizer(const std::string& language) {
   return text::Detokenizer(options);
 }
 
+std::uint64_t next_load_id() {
+  static std::atomic<std::uint64_t> next{0};
+  return ++next;
+}
+
 }  // namespace
 
 void PairConfig::validate() const {
@@ -39,6 +46,7 @@ void PairConfig::validate() const {
 LanguagePair::LanguagePair(PairConfig config, int workers, math::Precision precision,
                            const std::function<void(const std::string&)>& warn)
     : config_(std::move(config)),
+      load_id_(next_load_id()),
       tokenizer_(raw_tokenizer(config_.source_language)),
       target_tokenizer_(raw_tokenizer(config_.target_language)),
       detokenizer_(raw_detokenizer(config_.target_language)) {

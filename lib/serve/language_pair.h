@@ -3,6 +3,7 @@
 // languages, loaded once, with one copy of the models per worker. Raw text goes through
 // what rnnsearch-translate runs, in the process: nmt-tokenize -l SRC --no-escape, nmt-bpe
 // apply, the search, nmt-bpe undo, nmt-detokenize -l TGT; so a line gives the same bytes.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -52,6 +53,9 @@ class LanguagePair {
   LanguagePair& operator=(const LanguagePair&) = delete;
 
   const PairConfig& config() const { return config_; }
+  // Different for every LanguagePair made (a reload makes new ones): batch keys carry it, so
+  // that sentences queued before and after a reload never share a batch.
+  std::uint64_t load_id() const { return load_id_; }
   bool has_codes() const { return bpe_ != nullptr; }
   // Raw text to the pieces the model reads (tokenized, BPE'd); `line` must be valid UTF-8.
   std::string pieces_of(std::string_view line) const;
@@ -82,6 +86,7 @@ class LanguagePair {
 
  private:
   PairConfig config_;
+  std::uint64_t load_id_;
   std::vector<model::LoadedModel> models_;
   std::unique_ptr<search::ThreadModels> thread_models_;
   std::optional<search::Shortlist> shortlist_;

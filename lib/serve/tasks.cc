@@ -14,10 +14,15 @@ namespace rnnsearch::serve {
 
 namespace {
 
+// The pair as loaded: its name and which load of it.
+std::string pair_key(const LanguagePair& pair) {
+  return pair.config().name() + "#" + std::to_string(pair.load_id());
+}
+
 // The options that change a translation, as text: sentences batch together only with the
 // same (and the same pair's models).
 std::string translate_key(const LanguagePair& pair, const search::TranslateOptions& c) {
-  return "translate " + pair.config().name() + " " + std::to_string(c.beam.beam_size) + " " +
+  return "translate " + pair_key(pair) + " " + std::to_string(c.beam.beam_size) + " " +
          std::to_string(c.n_best) + " " + util::general_exact(c.beam.length_penalty) + " " +
          util::general_exact(c.beam.max_length_ratio) + " " + std::to_string(static_cast<int>(c.alignment)) + " " +
          std::to_string(c.replace_unknown) + std::to_string(c.word_scores) + std::to_string(c.alignment_head);
@@ -54,7 +59,7 @@ void TranslateTask::run(std::size_t worker, const std::vector<SentenceJob*>& bat
 }
 
 ScoreTask::ScoreTask(std::shared_ptr<LanguagePair> pair)
-    : pair_(std::move(pair)), key_("score " + pair_->config().name()) {}
+    : pair_(std::move(pair)), key_("score " + pair_key(*pair_)) {}
 
 // As nmt-score: an empty source gives </s> probability 1 after an empty target, every
 // token probability 0 after another.
@@ -82,7 +87,7 @@ void ScoreTask::run(std::size_t worker, const std::vector<SentenceJob*>& batch) 
 
 AttentionAlignTask::AttentionAlignTask(std::shared_ptr<LanguagePair> pair, align::ExtractOptions options,
                                        std::string key)
-    : pair_(std::move(pair)), options_(std::move(options)), key_("align " + pair_->config().name() + " " + key) {}
+    : pair_(std::move(pair)), options_(std::move(options)), key_("align " + pair_key(*pair_) + " " + key) {}
 
 void AttentionAlignTask::run(std::size_t worker, const std::vector<SentenceJob*>& batch) const {
   std::vector<std::string> sources, targets;
@@ -100,7 +105,7 @@ void AttentionAlignTask::run(std::size_t worker, const std::vector<SentenceJob*>
 }
 
 HmmAlignTask::HmmAlignTask(std::shared_ptr<LanguagePair> pair, align::HmmOptions options, std::string key)
-    : pair_(std::move(pair)), options_(std::move(options)), key_("hmm " + pair_->config().name() + " " + key) {}
+    : pair_(std::move(pair)), options_(std::move(options)), key_("hmm " + pair_key(*pair_) + " " + key) {}
 
 void HmmAlignTask::run(std::size_t, const std::vector<SentenceJob*>& batch) const {
   align::Ibm2CorpusBuilder builder;
