@@ -35,7 +35,8 @@ void add_decoding_options(po::options_description& options, rnnsearch::serve::Se
       ("n-best", defaulted(&search.n_best), "hypotheses per sentence of requests that give none (0 = the best only)")
       ("max-n-best", defaulted(&cfg.max_n_best), "the largest n_best (and LibreTranslate alternatives + 1)")
       ("length-penalty", defaulted(&search.beam.length_penalty), "alpha: hypotheses ranked by log p / length^alpha")
-      ("max-length-ratio", defaulted(&search.beam.max_length_ratio), "at most ratio * source length + 10 tokens")
+      ("max-length-ratio", defaulted(&search.beam.max_length_ratio),
+       "at most ratio * source length + 10 tokens (a request may ask for less)")
       ("max-length", defaulted(&search.max_length), "longer sources are truncated (0 = translated whole)")
       ("precision", rnnsearch::util::enum_value(&search.precision, rnnsearch::math::precision_name,
                                                 rnnsearch::math::parse_precision),

@@ -267,7 +267,8 @@ search::TranslateOptions Service::translate_options(const nlohmann::json& body, 
   config.n_best = static_cast<int>(integer_field(body, "n_best", 0, n_best_max).value_or(config.n_best));
   config.beam.length_penalty = number_field(body, "length_penalty", 0.0, search::kMaxLengthPenalty)
                                    .value_or(config.beam.length_penalty);
-  config.beam.max_length_ratio = number_field(body, "max_length_ratio", 0.01, search::kMaxLengthRatio)
+  // At most the server's: a longer limit is longer work for a model that does not end.
+  config.beam.max_length_ratio = number_field(body, "max_length_ratio", 0.01, config.beam.max_length_ratio)
                                      .value_or(config.beam.max_length_ratio);
   if (const auto alignment = string_field(body, "alignment")) {
     if (*alignment != "hard" && *alignment != "soft") {

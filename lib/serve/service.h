@@ -93,7 +93,9 @@ class Service : public HttpHandler {
                                         const std::string& target = "target_language") const;
   // The server's decoding defaults with the request's overrides (beam_size, n_best,
   // length_penalty, max_length_ratio, alignment, word_scores, replace_unk), each checked
-  // against the server's bounds (RequestError 400 naming the field).
+  // against the server's bounds (RequestError 400 naming the field): beam_size at most
+  // --max-beam-size, n_best at most --max-n-best and the beam, max_length_ratio at most
+  // the server's --max-length-ratio.
   search::TranslateOptions translate_options(const nlohmann::json& body, const LanguagePair& pair) const;
   // Refuses a request whose key is missing or unknown (RequestError 403) when the server has
   // keys: `body_key` (a JSON or form field "api_key"), else the query's api_key=KEY, else an
