@@ -98,6 +98,8 @@ BOOST_AUTO_TEST_CASE(bodies_fields_and_limits) {
        [](auto& s) { return post(s, "/v1/translate", R"({"text": "w1", "alignment": "medium"})"); }},
       {"max_length_ratio out of range", 400, "'max_length_ratio'",
        [](auto& s) { return post(s, "/v1/translate", R"({"text": "w1", "max_length_ratio": 0})"); }},
+      {"max_length_ratio above the server's --max-length-ratio", 400, "'max_length_ratio'",
+       [](auto& s) { return post(s, "/v1/translate", R"({"text": "w1", "max_length_ratio": 2.5})"); }},
       {"a body over --max-body-bytes", 413, "200000",
        [](auto& s) { return post(s, "/v1/translate", json{{"text", std::string(300000, 'w')}}.dump()); }},
       {"invalid UTF-8 in a JSON string", 400, "UTF-8",
