@@ -133,17 +133,23 @@ void check_load(const rs::ServeProcess& server, const Load& load, int busy_statu
   }), "nmt_serve_rejections_total{reason=\"queue_full\"} is not " << busy << ":\n" << text);
 }
 
+// What the tools print for every line of every request, in request order.
+std::vector<std::string> expected_translations() {
+  const auto& m = rs::shared_model();
+  std::vector<std::string> all;
+  for (int r = 0; r < kRequests; ++r) {
+    for (const auto& line : lines_of_request(r)) all.push_back(line);
+  }
+  return rs::cli_translations(m.model, m.codes, all);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(serve_overload)
 
 BOOST_AUTO_TEST_CASE(a_full_queue_refuses_with_503_and_answers_the_rest_correctly) {
   const auto& m = rs::shared_model();
-  std::vector<std::string> all;
-  for (int r = 0; r < kRequests; ++r) {
-    for (const auto& line : lines_of_request(r)) all.push_back(line);
-  }
-  const auto expected = rs::cli_translations(m.model, m.codes, all);
+  const auto expected = expected_translations();
   rs::ServeProcess server(m.model, m.codes, kServerOptions);
   const Load load = run_load(server, 503, [](rs::HttpClient& client, int r) {
     return client.post("/v1/translate", json{{"text", lines_of_request(r)}}.dump());
@@ -163,11 +169,7 @@ BOOST_AUTO_TEST_CASE(a_full_queue_refuses_with_503_and_answers_the_rest_correctl
 
 BOOST_AUTO_TEST_CASE(libretranslate_says_429_when_busy) {
   const auto& m = rs::shared_model();
-  std::vector<std::string> all;
-  for (int r = 0; r < kRequests; ++r) {
-    for (const auto& line : lines_of_request(r)) all.push_back(line);
-  }
-  const auto expected = rs::cli_translations(m.model, m.codes, all);
+  const auto expected = expected_translations();
   rs::ServeProcess server(m.model, m.codes, kServerOptions);
   const Load load = run_load(server, 429, [](rs::HttpClient& client, int r) {
     return client.post("/translate", json{{"q", lines_of_request(r)}, {"source", "xa"}, {"target", "xb"}}.dump());
