@@ -35,13 +35,14 @@ rs::HttpReply post(const rs::ServeProcess& s, const std::string& path, const std
 }
 
 // `bytes` sent on a connection of its own, then the reply read (within 5 s); after a
-// reply saying "Connection: close", whether the server closes (within 3 s) too.
+// reply saying "Connection: close", or any reply to a client that half-closed (the server
+// then reads the end of its requests), whether the server closes (within 3 s) too.
 rs::HttpReply raw(const rs::ServeProcess& s, const std::string& bytes, bool half_close = false) {
   rs::RawConnection connection(s.port());
   connection.send(bytes);
   if (half_close) connection.shutdown_write();
   rs::HttpReply reply = connection.read_reply(5);
-  if (reply.status != 0 && reply.header("connection") == "close") {
+  if (reply.status != 0 && (half_close || reply.header("connection") == "close")) {
     const auto rest = connection.read_all(3);
     reply.closed = (rest.eof || rest.reset) && rest.bytes.empty();
   }
