@@ -43,15 +43,14 @@ void add_decoding_options(po::options_description& options, rnnsearch::serve::Se
        "the weight products: fp32, int8, bf16 or auto, as nmt-decode's");
 }
 
-void add_server_options(po::options_description& options, rnnsearch::serve::ServeOptions& cfg) {
+void add_server_options(po::options_description& options, rnnsearch::serve::ServeOptions& cfg, std::string& wait_ms) {
   options.add_options()
       ("host", defaulted(&cfg.host), "the address to listen on (127.0.0.1: this machine only)")
       ("port,p", defaulted(&cfg.port), "the port (0: one the system chooses, printed once listening)")
       ("mini-batch", defaulted(&cfg.queue.max_batch), "sentences per batch, pooled across requests")
       ("max-batch-tokens", defaulted(&cfg.queue.max_batch_tokens), "source pieces per batch")
-      ("batch-wait-ms", po::value<double>()->default_value(cfg.queue.max_wait_seconds * 1000, "2")->notifier(
-           [&cfg](double ms) { cfg.queue.max_wait_seconds = ms / 1000; }),
-       "how long a batch that is not full waits for more sentences")
+      ("batch-wait-ms", po::value(&wait_ms)->default_value("auto"),
+       "how long a batch that is not full waits for more sentences (auto: 2 with one worker, 0 with more)")
       ("queue-size", defaulted(&cfg.queue.capacity), "sentences waiting at most; a request past it gets 503")
       ("queue-seconds", defaulted(&cfg.queue_seconds), "a sentence queued longer is answered 503")
       ("max-lines", defaulted(&cfg.max_lines), "lines (or pairs) per request")
@@ -71,11 +70,12 @@ int run(int argc, char** argv) {
   cfg.translate.max_length = 0;  // a line translated whole, as rnnsearch-translate does
   rnnsearch::serve::PairConfig first;
   std::vector<std::string> pairs;
+  std::string wait_ms;
   rnnsearch::util::CommonOptions common;
   po::options_description options("Options");
   add_pair_options(options, first, pairs);
   add_decoding_options(options, cfg);
-  add_server_options(options, cfg);
+  add_server_options(options, cfg, wait_ms);
   rnnsearch::util::add_common_options(options, common);
   const rnnsearch::util::ToolInfo tool{
       "nmt-serve",
@@ -92,6 +92,7 @@ int run(int argc, char** argv) {
   if (!first.models.empty() || !first.source_language.empty()) cfg.pairs.push_back(first);
   for (const auto& pair : pairs) cfg.pairs.push_back(rnnsearch::serve::parse_pair(pair));
   cfg.queue.workers = common.resolved_threads();
+  cfg.queue.max_wait_seconds = rnnsearch::serve::batch_wait_seconds(wait_ms, cfg.queue.workers);
   cfg.log_requests = !common.quiet;
   const auto messages = rnnsearch::tools::stderr_messages(common, "nmt-serve");
   return rnnsearch::serve::serve(cfg, messages, [](const std::string& url) {

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "util/error.h"
+#include "util/number_format.h"
 #include "util/option_range.h"
 
 namespace rnnsearch::serve {
@@ -21,6 +22,13 @@ std::vector<std::string> split(const std::string& text, char separator) {
 }
 
 }  // namespace
+
+double batch_wait_seconds(const std::string& value, int workers) {
+  if (value == "auto") return workers > 1 ? 0.0 : 0.002;
+  const auto ms = util::parse_double(value);
+  if (!ms) throw util::UsageError("--batch-wait-ms must be a number of milliseconds or auto, got '" + value + "'");
+  return *ms / 1000;
+}
 
 PairConfig parse_pair(const std::string& value) {
   const auto fields = split(value, ',');

@@ -35,6 +35,12 @@ struct ServeOptions {
   void validate() const;
 };
 
+// --batch-wait-ms's value in seconds: a number of milliseconds, or "auto": 2 ms with one
+// worker, which fills its batches, and 0 with more, whose workers would otherwise wait for
+// the same oldest sentence and then compute at once (scripts/bench-serve.sh measures both).
+// util::UsageError for anything else.
+double batch_wait_seconds(const std::string& value, int workers);
+
 // A --pair value "SRC,TGT,MODEL[+MODEL...],CODES[,SHORTLIST[,HMM_PARAMS]]" (CODES and
 // SHORTLIST may be empty: a pair served in BPE pieces only, no shortlist); util::UsageError
 // for another shape.
