@@ -27,6 +27,22 @@ std::shared_ptr<const PairSet> load_pairs(const ServeOptions& options, const uti
   return set;
 }
 
+// "'text'", or "'text' line 3" in a request of several lines.
+std::string line_name(const std::string& field, std::size_t i, std::size_t lines) {
+  return "'" + field + "'" + (lines > 1 ? " line " + std::to_string(i + 1) : "");
+}
+
+// The pieces of a line, 400 when there are more than the decoder reads.
+std::vector<std::string> checked_pieces(const std::string& pieces, const std::string& where) {
+  std::vector<std::string_view> views;
+  text::split_space_words(pieces, views);
+  if (views.size() > search::kMaxSourcePieces) {
+    throw RequestError(400, where + " has " + std::to_string(views.size()) + " pieces, more than the decoder reads (" +
+                                std::to_string(search::kMaxSourcePieces) + ")");
+  }
+  return std::vector<std::string>(views.begin(), views.end());
+}
+
 std::size_t code_points(std::string_view text) {
   std::size_t count = 0;
   for (const char c : text) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
@@ -301,10 +317,9 @@ void Service::check_key(const HttpRequest& request, const std::string& body_key)
   if (!keys_.accepts(key)) throw RequestError(403, "invalid API key");
 }
 
-std::vector<std::shared_ptr<SentenceJob>> Service::checked_jobs(const std::vector<std::string>& lines,
-                                                                const std::string& field,
-                                                                const std::shared_ptr<const BatchTask>& task,
-                                                                const LinesRequest& request, CancelFlag cancelled) {
+// 400 unless every line fits the limits: their count, and per line valid UTF-8, no newline,
+// at most --max-line-chars characters.
+void Service::check_lines(const std::vector<std::string>& lines, const std::string& field) const {
   if (lines.size() > options_.max_lines) {
     throw RequestError(400, "'" + field + "' has " + std::to_string(lines.size()) + " lines, more than --max-lines (" +
                                 std::to_string(options_.max_lines) + ")");
@@ -313,26 +328,29 @@ std::vector<std::shared_ptr<SentenceJob>> Service::checked_jobs(const std::vecto
     throw RequestError(400, "'" + field + "' has " + std::to_string(lines.size()) + " lines, more than the queue holds (" +
                                 "--queue-size " + std::to_string(options_.queue.capacity) + ")");
   }
-  std::vector<std::shared_ptr<SentenceJob>> jobs;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(options_.queue_seconds));
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
-    const std::string where = "'" + field + "'" + (lines.size() > 1 ? " line " + std::to_string(i + 1) : "");
+    const std::string where = line_name(field, i, lines.size());
     if (util::find_invalid_utf8(line) != std::string::npos) throw RequestError(400, where + " is not valid UTF-8");
     if (line.find('\n') != std::string::npos) throw RequestError(400, where + " holds a newline: one line per item");
     if (code_points(line) > options_.max_line_chars) {
       throw RequestError(400, where + " has " + std::to_string(code_points(line)) + " characters, more than " +
                                   "--max-line-chars (" + std::to_string(options_.max_line_chars) + ")");
     }
-    std::vector<std::string_view> views;
-    const std::string pieces = request.pieces ? line : request.pair->pieces_of(line);
-    text::split_space_words(pieces, views);
-    if (views.size() > search::kMaxSourcePieces) {
-      throw RequestError(400, where + " has " + std::to_string(views.size()) + " pieces, more than the decoder reads (" +
-                                  std::to_string(search::kMaxSourcePieces) + ")");
-    }
-    std::vector<std::string> words(views.begin(), views.end());
+  }
+}
+
+std::vector<std::shared_ptr<SentenceJob>> Service::checked_jobs(const std::vector<std::string>& lines,
+                                                                const std::string& field,
+                                                                const std::shared_ptr<const BatchTask>& task,
+                                                                const LinesRequest& request, CancelFlag cancelled) {
+  check_lines(lines, field);
+  std::vector<std::shared_ptr<SentenceJob>> jobs;
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(options_.queue_seconds));
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string pieces = request.pieces ? lines[i] : request.pair->pieces_of(lines[i]);
+    std::vector<std::string> words = checked_pieces(pieces, line_name(field, i, lines.size()));
     if (request.config.max_length > 0 && words.size() > request.config.max_length) words.resize(request.config.max_length);
     auto job = std::make_shared<SentenceJob>();
     job->task = task;
@@ -382,12 +400,10 @@ void Service::run_pairs(PairsRequest request, std::shared_ptr<const BatchTask> t
   LinesRequest lines{request.pair, {}, request.pieces, options_.translate};
   auto gather = std::make_shared<Gather>();
   gather->jobs = checked_jobs(request.sources, "source", task, lines, cancelled);
-  checked_jobs(request.targets, "target", task, {request.pair, {}, true, options_.translate}, cancelled);
+  check_lines(request.targets, "target");
   for (std::size_t i = 0; i < gather->jobs.size(); ++i) {
     const std::string pieces = request.pieces ? request.targets[i] : request.pair->target_pieces_of(request.targets[i]);
-    std::vector<std::string_view> views;
-    text::split_space_words(pieces, views);
-    gather->jobs[i]->target.assign(views.begin(), views.end());
+    gather->jobs[i]->target = checked_pieces(pieces, line_name("target", i, request.targets.size()));
   }
   gather->finish = [done](Gather& g) { g.failure ? done(nullptr, &*g.failure) : done(&g.jobs, nullptr); };
   attach(gather, options_, metrics_);

@@ -119,6 +119,7 @@ class Service : public HttpHandler {
   void add_route(const std::string& method, const std::string& path, Route route);
 
  private:
+  void check_lines(const std::vector<std::string>& lines, const std::string& field) const;
   std::vector<std::shared_ptr<SentenceJob>> checked_jobs(const std::vector<std::string>& lines, const std::string& field,
                                                          const std::shared_ptr<const BatchTask>& task,
                                                          const LinesRequest& request, CancelFlag cancelled);
