@@ -79,7 +79,10 @@ class Trainer {
   void log_setup();
   float learning_rate() const;
   void one_update(const std::vector<std::size_t>& batch);
+  ValidationResult run_validator(double& seconds);
   void validate();
+  double score_of(const ValidationRecord& record) const;
+  double last_score();
   int stop_agreed();
   void check_same_parameters() const;
   void save(bool keep);
@@ -518,15 +521,36 @@ void Trainer::one_update(const std::vector<std::size_t>& batch) {
   last_gradient_norm_ = norm;
 }
 
-void Trainer::validate() {
+namespace {
+
+std::string validation_figures(const ValidationResult& result) {
+  return "cross-entropy " + util::fixed(result.cross_entropy, 4) + " (perplexity " +
+         util::fixed(std::exp(result.cross_entropy), 2) + "), greedy BLEU " + util::fixed(result.bleu, 2);
+}
+
+}  // namespace
+
+// The validation set's figures for the parameters (their smoothed copy, when there is one).
+ValidationResult Trainer::run_validator(double& seconds) {
   const auto start = std::chrono::steady_clock::now();
   swap_smoothed(true);
-  const ValidationResult result = validator_->run(*workers_, kValidationBatch);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ValidationResult result = validator_->run(*workers_, kValidationBatch);
+  swap_smoothed(true);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+// Higher is better: BLEU, or minus the cross-entropy (perplexity ranks models alike).
+double Trainer::score_of(const ValidationRecord& record) const {
+  return config_.early_stopping_metric == EarlyStoppingMetric::kBleu ? record.bleu : -record.cross_entropy;
+}
+
+void Trainer::validate() {
+  double seconds = 0.0;
+  const ValidationResult result = run_validator(seconds);
   ValidationRecord record{state_.update, result.cross_entropy, result.bleu};
   state_.validations.push_back(record);
-  const bool bleu = config_.early_stopping_metric == EarlyStoppingMetric::kBleu;  // cross-entropy, perplexity: -CE
-  const double score = bleu ? result.bleu : -result.cross_entropy;
+  const double score = score_of(record);
   const bool improved = score > state_.best_score;  // every process holds the same result
   if (improved) {
     state_.best_score = score;
@@ -534,18 +558,18 @@ void Trainer::validate() {
     state_.stalled = 0;
     state_.stalled_since_decay = 0;
     if (group_.is_root()) {
+      swap_smoothed(false);  // the file holds what was validated
       model::write_model_file(config_.best_model_path(), model::FileKind::kModel, *model_, source_vocabulary_,
                               target_vocabulary_, stored_options_);
+      swap_smoothed(false);
     }
   } else {
     ++state_.stalled;
     ++state_.stalled_since_decay;
   }
-  swap_smoothed(true);
   std::string line = "validation at update " + std::to_string(state_.update) + " (" +
                      util::fixed(state_.elapsed_seconds / 60.0, 1) + " min, took " + util::fixed(seconds, 1) +
-                     " s): cross-entropy " + util::fixed(result.cross_entropy, 4) + " (perplexity " +
-                     util::fixed(std::exp(result.cross_entropy), 2) + "), greedy BLEU " + util::fixed(result.bleu, 2);
+                     " s): " + validation_figures(result);
   line += improved ? " (new best)" : " (stalled " + std::to_string(state_.stalled) + "/" +
                                          std::to_string(config_.patience) + ", best at update " +
                                          std::to_string(state_.best_update) + ")";
@@ -660,13 +684,48 @@ std::string Trainer::limit_reached() const {
   return "";
 }
 
-void Trainer::finish_model_file() {
-  if (!group_.is_root() || config_.final_model != FinalModel::kBest || !validator_ || state_.validations.empty()) {
-    return;
+// What the last parameters score on valid: the grid's figure when the last update was
+// validated, else a validation of its own. That one changes no training state, and the
+// checkpoint is written before it, so a resumed or extended run is still the
+// uninterrupted one.
+double Trainer::last_score() {
+  if (!state_.validations.empty() && state_.validations.back().update == state_.update) {
+    return score_of(state_.validations.back());
   }
-  const model::LoadedModel best = model::read_model_file(config_.best_model_path());
-  model::write_model_file(config_.model_path, model::FileKind::kModel, *best.model, best.source_vocabulary,
-                          best.target_vocabulary, best.training_options);
+  double seconds = 0.0;
+  const ValidationResult result = run_validator(seconds);
+  progress_.message("final validation at update " + std::to_string(state_.update) + " (took " +
+                    util::fixed(seconds, 1) + " s): " + validation_figures(result));
+  return score_of(ValidationRecord{state_.update, result.cross_entropy, result.bleu});
+}
+
+// MODEL holds the last parameters (save() wrote them); with --final-model best it becomes
+// the best validated model when that one scores higher on valid than the last. The line
+// names the update MODEL holds and why.
+void Trainer::finish_model_file() {
+  const long last = state_.update;
+  long chosen = last;
+  std::string why = "the last update; no validation set";
+  if (validator_) {
+    const double score = last_score();
+    const std::string best = "the best validated, update " + std::to_string(state_.best_update);
+    if (config_.final_model == FinalModel::kLast) {
+      why = "the last update; --final-model last";
+    } else if (state_.validations.empty() || state_.best_update == last) {
+      why = state_.validations.empty() ? "the last update, validated only at the end" : "the last update, the best validated";
+    } else if (score >= state_.best_score) {
+      why = std::string("the last update; ") + (score > state_.best_score ? "better" : "as good") + " on valid than " + best;
+    } else {
+      chosen = state_.best_update;
+      why = "the best validated; the last update, " + std::to_string(last) + ", is worse on valid";
+      if (group_.is_root()) {
+        const model::LoadedModel model = model::read_model_file(config_.best_model_path());
+        model::write_model_file(config_.model_path, model::FileKind::kModel, *model.model, model.source_vocabulary,
+                                model.target_vocabulary, model.training_options);
+      }
+    }
+  }
+  progress_.message("final model: update " + std::to_string(chosen) + " (" + why + ")");
 }
 
 TrainOutcome Trainer::run() {
@@ -708,6 +767,7 @@ TrainOutcome Trainer::run() {
       save(state_.update % config_.save_freq == 0);
       progress_.message("stopped by a signal after update " + std::to_string(state_.update) + "; " +
                         config_.checkpoint_path() + " written, continue with --resume");
+      finish_model_file();
       outcome.interrupted = true;
       outcome.signal = signal;
       stop_signal.store(0);
@@ -716,14 +776,12 @@ TrainOutcome Trainer::run() {
     }
     if (state_.update % config_.save_freq == 0) save(true);
   }
-  // No extra validation here: one off the --valid-freq grid would change the early-stopping
-  // state, and a resumed run would then differ from an uninterrupted one.
   save(true);
-  finish_model_file();
   progress_.message("training ended at update " + std::to_string(state_.update) + " (" + outcome.reason + ") after " +
                     util::fixed(state_.elapsed_seconds / 60.0, 1) + " minutes, " + util::fixed(state_.target_tokens, 0) +
                     " target tokens seen" +
                     (validator_ ? "; best validation at update " + std::to_string(state_.best_update) : ""));
+  finish_model_file();
   progress_.finish();
   outcome.state = state_;
   return outcome;
