@@ -78,15 +78,16 @@ train "$a" "--max-updates 80"
 grep -q "^Makefile.pipeline: kept $a/model.xa-xb.bin" "$a.out" || fail "the extended model was not kept: $(head -3 "$a.out")"
 cmp -s "$work/model.80" "$a/model.xa-xb.bin" || fail "keeping the extended model changed it"
 
+# No early stopping: the time limit ends these runs whatever the load.
 echo "== TRAIN_MINUTES raised, then no update limit"
 c=$work/c
-train "$c" "--max-updates 100000" TRAIN_MINUTES=0.04
+train "$c" "--early-stopping 0 --max-updates 100000" TRAIN_MINUTES=0.04
 grep -q "^training ended at update [0-9]* (--max-minutes " "$c.out" || fail "the first timed run did not end on time"
 first=$(grep -o '^training ended at update [0-9]*' "$c.out" | grep -o '[0-9]*$')
-train "$c" "--max-updates 100000" TRAIN_MINUTES=0.08
+train "$c" "--early-stopping 0 --max-updates 100000" TRAIN_MINUTES=0.08
 expect_extended "$c" "the larger budget --max-minutes 0.08 (was 0.04)"
 grep -q "^resuming at update $first " "$c.out" || fail "the longer run did not resume at update $first"
-train "$c" "--max-updates 0" TRAIN_MINUTES=0.08
+train "$c" "--early-stopping 0 --max-updates 0" TRAIN_MINUTES=0.08
 expect_extended "$c" "the larger budget --max-updates 0 (was 100000)"
 
 echo "== a smaller budget, another option: from scratch"
