@@ -6,7 +6,8 @@
 #     options file is newer, and one that is discarded is named on one line;
 #   - CONFIG=custom reads plain and .gz files, requires SRC and TGT, passes TRAIN_MINUTES
 #     (as --max-minutes) and EXTRA_TRAIN_OPTS (added to TRAIN_OPTS) to nmt-train, decodes
-#     whole sentences, and its report ends with the command that translates new text;
+#     whole sentences, and its report gives the command that translates new text (the
+#     installed rnnsearch-translate, and the checkout's pipelines/translate.sh);
 #   - a .gz that is not gzip leaves no temporary file, options holding shell characters are
 #     refused naming the variable;
 #   - make help lists the targets and variables; a target that hands over to a make of its
@@ -44,8 +45,10 @@ echo "== a finished demo pipeline"
 out=$work/demo
 pipeline "$out" "${demo_vars[@]}" pipeline > "$work/run.out" 2>&1 || { tail -30 "$work/run.out"; fail "pipeline"; }
 grep -q "^-- test, beam 5: BLEU" "$work/run.out" || fail "the run does not print the test BLEU as it is scored"
-tail -1 "$out/report.txt" | grep -q "pipelines/translate.sh -m $out/model.xa-xb.bin -c $out/bpe/codes -s xa -t xb" ||
-  fail "the report does not end with the command that translates new text: $(tail -2 "$out/report.txt")"
+grep -qx "   rnnsearch-translate -m $out/model.xa-xb.bin -c $out/bpe/codes -s xa -t xb < in.xa > out.xb" "$out/report.txt" ||
+  fail "the report does not give the command that translates new text: $(tail -4 "$out/report.txt")"
+tail -1 "$out/report.txt" | grep -qxF "   $(cd "$src" && pwd -P)/pipelines/translate.sh with the same options" ||
+  fail "the report does not end with the checkout's recipe: $(tail -2 "$out/report.txt")"
 state "$out" > "$work/before"
 
 echo "== make -n and make -q change nothing"
@@ -104,8 +107,8 @@ grep -qx "max-updates = 60" <<< "$stored" || fail "EXTRA_TRAIN_OPTS replaced TRA
 cmp <(zcat "$corpus/train.xa.gz") "$work/custom/raw/train.xa" || fail "train.xa.gz was not read as its text"
 [ "$(wc -l < "$work/custom/test.beam1.xb")" -eq 30 ] || fail "the custom translations lost lines"
 grep -q -- "--max-length 0" "$work/custom/config/decode.opts" || fail "the pipeline decodes with a source length cap"
-tail -1 "$work/custom/report.txt" | grep -q "translate.sh -m $work/custom/model.xa-xb.bin" ||
-  fail "the custom report does not end with the translate command"
+grep -q "^   rnnsearch-translate -m $work/custom/model.xa-xb.bin" "$work/custom/report.txt" ||
+  fail "the custom report does not give the translate command"
 echo "== a .gz that is not gzip, options holding shell characters"
 bad=$work/bad-corpus
 cp -r "$corpus" "$bad"
