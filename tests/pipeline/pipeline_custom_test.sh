@@ -43,7 +43,7 @@ cp -r "$corpus" "$plain"
 [ "$(pipeline -n CORPUS_DIR="$plain" OUT="$work/dry" DIRECTIONS=forward | grep -c nmt-train)" -eq 1 ] ||
   fail "make -n CONFIG=custom DIRECTIONS=forward does not train one model"
 [ ! -e "$work/dry" ] || fail "make -n created $work/dry"
-pipeline CORPUS_DIR="$plain" OUT="$work/dry" DIRECTIONS=both help | grep -q "DIRECTIONS.*now: both" ||
+pipeline CORPUS_DIR="$plain" OUT="$work/dry" DIRECTIONS=both help | grep "DIRECTIONS.*now: both" > /dev/null ||
   fail "make help does not give DIRECTIONS with its value"
 set +e
 pipeline -n CORPUS_DIR="$plain" OUT="$work/dry" DIRECTIONS=backward > "$work/err" 2>&1; code=$?
