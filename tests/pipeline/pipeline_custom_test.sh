@@ -43,6 +43,13 @@ cp -r "$corpus" "$plain"
 [ "$(pipeline -n CORPUS_DIR="$plain" OUT="$work/dry" DIRECTIONS=forward | grep -c nmt-train)" -eq 1 ] ||
   fail "make -n CONFIG=custom DIRECTIONS=forward does not train one model"
 [ ! -e "$work/dry" ] || fail "make -n created $work/dry"
+# The recommended architecture by default (vars hold no ARCH_OPTS); ARCH_OPTS= is the 2015 model.
+arch="--layer-normalization --enc-cell-depth 2 --dec-cell-depth 2"
+[ "$(make --no-print-directory -C "$src" -f Makefile.pipeline -n CONFIG=custom SRC=xa TGT=xb BUILD="$build" \
+      CORPUS_DIR="$plain" OUT="$work/dry" | grep nmt-train | grep -c -- "$arch")" -eq 2 ] ||
+  fail "CONFIG=custom does not train the recommended architecture ($arch) by default"
+[ "$(pipeline -n CORPUS_DIR="$plain" OUT="$work/dry" ARCH_OPTS= | grep nmt-train | grep -c -- "--layer-normalization")" -eq 0 ] ||
+  fail "ARCH_OPTS= still trains with layer normalisation"
 pipeline CORPUS_DIR="$plain" OUT="$work/dry" DIRECTIONS=both help | grep "DIRECTIONS.*now: both" > /dev/null ||
   fail "make help does not give DIRECTIONS with its value"
 set +e
