@@ -56,12 +56,12 @@ trap 'rm -rf "$work"' EXIT
 
 if [ "$mode" = regenerate ]; then
   [ -x "$build/bin/nmt-train" ] || die "$build/bin/nmt-train is not built (cmake --build $build --target tools)"
-  for run in "demo" "unguided GUIDE="; do
-    echo "demo-docs.sh: make -f Makefile.pipeline pipeline OUT=${run%% *} ${run#* }" >&2
-    # shellcheck disable=SC2086  # GUIDE= is one word
+  for run in demo unguided; do
+    guide=(); [ $run = demo ] || guide=(GUIDE=)
+    echo "demo-docs.sh: make -f Makefile.pipeline pipeline ${guide[*]} (OUT in $work)" >&2
     make --no-print-directory -C "$root" -f Makefile.pipeline pipeline BUILD="$(cd "$build" && pwd)" \
-      OUT="$work/${run%% *}" $([ "$run" = demo ] || echo "${run#* }") > "$work/${run%% *}.log" 2>&1 ||
-      { tail -20 "$work/${run%% *}.log" >&2; die "the demo pipeline failed (above)"; }
+      OUT="$work/$run" "${guide[@]}" > "$work/$run.log" 2>&1 ||
+      { tail -20 "$work/$run.log" >&2; die "the demo pipeline failed (above)"; }
   done
   args=()
   for option in commit:"$commit" date:"$day" machine:"$machine"; do
