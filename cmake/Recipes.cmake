@@ -1,9 +1,14 @@
 # The recipes of pipelines/ that users run: each whose header has the line
 # "# Installed as rnnsearch-NAME" is installed as PREFIX/share/rnnsearch/<file>, beside the
-# common.sh every recipe sources, and called through the symbolic link PREFIX/bin/rnnsearch-NAME.
+# common.sh every recipe sources and the project's version (for --version), and called
+# through the symbolic link PREFIX/bin/rnnsearch-NAME.
 # A recipe resolves that link (readlink -f "$0") to find common.sh and its sibling recipes.
 set(rnnsearch_recipe_dir ${CMAKE_INSTALL_DATADIR}/rnnsearch)
 install(FILES ${PROJECT_SOURCE_DIR}/pipelines/common.sh DESTINATION ${rnnsearch_recipe_dir})
+# The recipes' --version (common.sh's show_version) reads the installed project's version
+# from this file; in a checkout, which has none, it reads project() of CMakeLists.txt.
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/recipes/version CONTENT "${PROJECT_VERSION}\n")
+install(FILES ${CMAKE_BINARY_DIR}/recipes/version DESTINATION ${rnnsearch_recipe_dir})
 file(GLOB rnnsearch_recipes CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/pipelines/*.sh)
 foreach(recipe ${rnnsearch_recipes})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${recipe})

@@ -19,7 +19,8 @@ model, symmetrized: Pharaoh \"i-j\" links over the tokenized words, source first
   -H HEURISTIC      grow-diag-final-and (default), grow-diag-final, grow-diag, grow-diag-and,
                     intersect or union (nmt-align symmetrize -c)
   -d DIR            keep the tokenized, BPE'd text and both directions' links in DIR
-  -h, --help        this message"
+  -h, --help        this message
+  --version         the recipe's version (rnnsearch's)"
 forward= reverse= codes= src= tgt= input= target= heuristic=grow-diag-final-and dir=
 while getopts ":f:r:c:s:t:i:j:H:d:h-:" opt; do
   case $opt in

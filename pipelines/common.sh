@@ -22,6 +22,22 @@ show_usage() {
   exit 0
 }
 
+# --version: "NAME (rnnsearch) VERSION" on stdout, status 0, as the tools begin theirs. The
+# version is the installed project's (PREFIX/share/rnnsearch/version, written by the build
+# beside this file), or in a checkout that of project() in CMakeLists.txt.
+show_version() {
+  local here version=""
+  here=$(dirname "${BASH_SOURCE[0]}")
+  if [ -f "$here/version" ]; then
+    version=$(head -n 1 "$here/version")
+  elif [ -f "$here/../CMakeLists.txt" ]; then
+    version=$(sed -n -E 's/^project\(rnnsearch VERSION ([0-9][0-9.]*)[ )].*/\1/p' "$here/../CMakeLists.txt")
+  fi
+  [ -n "$version" ] || { echo "$NAME: no version: neither $here/version nor $here/../CMakeLists.txt names one" >&2; exit 1; }
+  echo "$NAME (rnnsearch) $version"
+  exit 0
+}
+
 # A usage error: the message, the synopsis (the first line of $USAGE), status 2.
 die_usage() {
   echo "$NAME: $1" >&2
@@ -31,12 +47,12 @@ die_usage() {
 }
 
 # The rest of a getopts loop whose option string starts with ":" (errors reported here)
-# and has "h" and "-:": answers -h and --help, and rejects any other option. Call with
-# the option letter and OPTARG.
+# and has "h" and "-:": answers -h, --help and --version, and rejects any other option.
+# Call with the option letter and OPTARG.
 common_option() {
   case $1 in
     h) show_usage ;;
-    -) [ "$2" = help ] && show_usage; die_usage "unknown option --$2" ;;
+    -) [ "$2" = help ] && show_usage; [ "$2" = version ] && show_version; die_usage "unknown option --$2" ;;
     :) die_usage "option -$2 needs a value" ;;
     *) die_usage "unknown option -$2" ;;
   esac

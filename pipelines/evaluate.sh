@@ -18,7 +18,8 @@ raw reference (sacreBLEU's defaults, through nmt-bleu).
   -b BEAM          beam size (default 5)
   -j THREADS       nmt-decode's threads (default 1)
   -o TRANSLATIONS  keep the translations in this file (default: a temporary file, removed)
-  -h, --help       this message"
+  -h, --help       this message
+  --version        the recipe's version (rnnsearch's)"
 model= codes= src= tgt= input= reference= beam=5 threads=1 output=
 while getopts ":m:c:s:t:i:r:b:j:o:h-:" opt; do
   case $opt in

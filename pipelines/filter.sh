@@ -23,11 +23,13 @@ OUT_TGT, line-aligned, in corpus order.
   --kept-lines FILE   write the line numbers kept, one a line
   --threads N         nmt-score's threads, for each model (default 1)
   --mini-batch N      nmt-score's sentences per batch (default 64)
-  -h, --help          this message"
+  -h, --help          this message
+  --version           the recipe's version (rnnsearch's)"
 forward='' reverse='' keep='' threshold='' scores='' kept_lines='' threads=1 batch=64 files=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h | --help) show_usage ;;
+    --version) show_version ;;
     --forward | --reverse | --keep | --threshold | --scores | --kept-lines | --threads | --mini-batch)
       [ $# -ge 2 ] || die_usage "option $1 needs a value" ;;&
     --forward) forward=$2 ;;

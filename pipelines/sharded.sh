@@ -15,6 +15,7 @@ and joins their outputs in order: the result equals one process's, byte for byte
               processes of T threads use N x T cores
   -d DIR      keep the shards and their outputs in DIR (default: a temporary directory)
   -h, --help  this message
+  --version   the recipe's version (rnnsearch's)
 The tool's options pass through unchanged. decode reads -i FILE or standard input (whole,
 before decoding starts); align cuts -s and -t at the same lines; -o FILE writes the joined
 output there (a file atomically, a device or FIFO directly), else to standard output.

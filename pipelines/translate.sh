@@ -16,7 +16,8 @@ Translates raw text, one sentence a line, from standard input to standard output
   -t TGT      the target language's code, for nmt-detokenize
   -b BEAM     beam size (default 5)
   -j THREADS  nmt-decode's threads (default 1)
-  -h, --help  this message"
+  -h, --help  this message
+  --version   the recipe's version (rnnsearch's)"
 model= codes= src= tgt= beam=5 threads=1
 while getopts ":m:c:s:t:b:j:h-:" opt; do
   case $opt in

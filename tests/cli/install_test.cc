@@ -1,10 +1,11 @@
 // `cmake --install` of the build tree into a fresh prefix puts
 //   - every tool (tools/nmt-*.cc) in PREFIX/bin, where it runs;
 //   - every man page (man/man<N>/*) in PREFIX/share/man/man<N>, the source page with the
-//     project's version in place of @PROJECT_VERSION@;
+//     date of the commit and the project's version in its .TH line;
 //   - every recipe marked "# Installed as rnnsearch-NAME" in PREFIX/share/rnnsearch, byte for
-//     byte, with common.sh beside it and the command PREFIX/bin/rnnsearch-NAME, which answers
-//     -h and --help and finds the installed tools with no help from PATH or $NMT_BIN;
+//     byte, with common.sh and the version file beside it and the command
+//     PREFIX/bin/rnnsearch-NAME, which answers -h, --help and --version (the project's) and
+//     finds the installed tools with no help from PATH or $NMT_BIN;
 //   - every file of data/systemd/ (nmt-serve's example unit and configuration) in
 //     PREFIX/share/doc/rnnsearch/examples, byte for byte;
 // and nothing else (no static library, no headers).
@@ -81,9 +82,13 @@ BOOST_AUTO_TEST_CASE(cmake_install_puts_every_tool_page_recipe_and_example_under
     expected.insert(relative);
     if (!check_installed(installed, relative, "man/" + page, false)) continue;
     BOOST_CHECK_MESSAGE(rt::read_file(installed.path(relative)) == rt::man_page_as_built(page),
-                        relative << " is not man/" << page << " with @PROJECT_VERSION@ replaced by " << rnnsearch::kVersion);
+                        relative << " is not man/" << page << " with its .TH line dated " << rt::manual_date()
+                                 << " and versioned " << rnnsearch::kVersion);
   }
-  expected.insert("share/rnnsearch/common.sh");
+  expected.insert({"share/rnnsearch/common.sh", "share/rnnsearch/version"});
+  BOOST_CHECK_MESSAGE(fs::exists(installed.path("share/rnnsearch/version")) &&
+                          rt::read_file(installed.path("share/rnnsearch/version")) == std::string(rnnsearch::kVersion) + "\n",
+                      "share/rnnsearch/version, which the recipes' --version reads, should hold " << rnnsearch::kVersion);
   for (const auto& recipe : rt::installed_recipes()) {
     const std::string copy = "share/rnnsearch/" + recipe.file, command = "bin/" + recipe.command;
     expected.insert({copy, command});
@@ -122,7 +127,7 @@ BOOST_AUTO_TEST_CASE(the_user_facing_recipes_are_installed) {
   }
 }
 
-BOOST_AUTO_TEST_CASE(every_installed_recipe_answers_help_and_refuses_unknown_options) {
+BOOST_AUTO_TEST_CASE(every_installed_recipe_answers_help_and_version_and_refuses_unknown_options) {
   const Installed installed;
   for (const auto& recipe : rt::installed_recipes()) {
     const std::string command = installed.path("bin/" + recipe.command);
@@ -133,6 +138,11 @@ BOOST_AUTO_TEST_CASE(every_installed_recipe_answers_help_and_refuses_unknown_opt
                                          << " (want 0, \"usage: " << recipe.command << " ...\" on stdout):\n"
                                          << r.out << r.err);
     }
+    const auto version = run_installed(command, {"--version"});
+    const std::string wanted = recipe.command + " (rnnsearch) " + rnnsearch::kVersion + "\n";
+    BOOST_CHECK_MESSAGE(version.exit_code == 0 && version.err.empty() && version.out == wanted,
+                        recipe.command << " --version exits with status " << version.exit_code << " (want 0 and "
+                                       << wanted << "):\n" << version.out << version.err);
     const auto r = run_installed(command, {"--no-such-option"});
     BOOST_CHECK_MESSAGE(r.exit_code == 2 && r.err.find(recipe.command + ": unknown option --no-such-option") == 0u,
                         recipe.command << " --no-such-option exits with status " << r.exit_code

@@ -8,6 +8,7 @@
 
 #include "rnnsearch/version.h"
 #include "support/golden_cases.h"
+#include "support/run_process.h"
 #include "support/shared_data.h"
 
 namespace rnnsearch::testing {
@@ -49,8 +50,21 @@ std::vector<std::string> project_man_pages() {
 
 std::string man_page_path(const std::string& tool) { return source_dir() + "/man/man1/" + tool + ".1"; }
 
+std::string manual_date() {
+  if (std::filesystem::exists(source_dir() + "/.git")) {
+    const auto git = run_process({"/bin/sh", "-c", "git -C \"$0\" log -1 --format=%cs HEAD", source_dir()});
+    if (git.exit_code == 0 && std::regex_match(git.out, std::regex(R"(\d{4}-\d\d-\d\d\n)"))) return git.out.substr(0, 10);
+  }
+  std::smatch m;
+  const std::string cmake_lists = read_file(source_dir() + "/CMakeLists.txt");
+  return std::regex_search(cmake_lists, m, std::regex(R"(set\(RNNSEARCH_MANUAL_DATE (\d{4}-\d\d-\d\d)\))")) ? m[1].str()
+                                                                                                      : "";
+}
+
 std::string man_page_as_built(const std::string& page) {
-  return std::regex_replace(read_file(source_dir() + "/man/" + page), std::regex("@PROJECT_VERSION@"), kVersion);
+  return std::regex_replace(read_file(source_dir() + "/man/" + page), std::regex(R"(^(\.TH \S+ [1-9]) "" "rnnsearch")"),
+                            "$1 \"" + manual_date() + "\" \"rnnsearch " + kVersion + "\"",
+                            std::regex_constants::format_first_only);
 }
 
 std::vector<Recipe> installed_recipes() {

@@ -14,8 +14,12 @@ std::vector<std::string> project_tools();
 std::vector<std::string> project_man_pages();
 // source_dir() + "/man/man1/" + tool + ".1".
 std::string man_page_path(const std::string& tool);
+// The day the build dates the man pages with: the date of the source tree's last commit
+// (git), else RNNSEARCH_MANUAL_DATE of CMakeLists.txt (a tarball); "YYYY-MM-DD".
+std::string manual_date();
 // The text the build makes of man/`page` ("man1/nmt-bleu.1"), which cmake --install
-// installs: the source page with the project's version in place of @PROJECT_VERSION@.
+// installs: the source page with its .TH line's empty date and bare "rnnsearch" filled in
+// with manual_date() and "rnnsearch VERSION".
 std::string man_page_as_built(const std::string& page);
 
 // One pipelines/ recipe that cmake --install installs.

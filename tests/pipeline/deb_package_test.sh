@@ -6,9 +6,11 @@
 #     Debian package of every shared library a packaged tool needs (directly, or through
 #     one package it depends on, as libopenblas0 stands for its variants), awk and procps;
 #   - the files: every tool of tools/nmt-*.cc, every man page of man/, every recipe
-#     marked "# Installed as rnnsearch-NAME" with its command, common.sh, every example of
-#     data/systemd/ in usr/share/doc/rnnsearch/examples, nothing else;
-#   - extracted into a scratch root (dpkg -x), every tool answers --version, a recipe -h,
+#     marked "# Installed as rnnsearch-NAME" with its command, common.sh and the version
+#     file beside it, every example of data/systemd/ in usr/share/doc/rnnsearch/examples,
+#     nothing else;
+#   - extracted into a scratch root (dpkg -x), every tool and recipe answers --version
+#     with the package's version, a recipe -h, every recipe has its man page,
 #     nmt-serve reads the example configuration (--dump-config), and the overview page
 #     renders.
 # A native tree is refused as it should be; its package is then checked with the refusal
@@ -56,7 +58,7 @@ expected() {
   local tool page recipe example
   for tool in "$src"/tools/nmt-*.cc; do tool=${tool##*/}; echo "usr/bin/${tool%.cc}"; done
   for page in "$src"/man/man*/*.[1-9]; do echo "usr/share/man/${page#"$src"/man/}"; done
-  echo usr/share/rnnsearch/common.sh
+  echo usr/share/rnnsearch/common.sh usr/share/rnnsearch/version | tr ' ' '\n'
   # Recipes.cmake installs pipelines/FILE.sh marked "# Installed as rnnsearch-NAME".
   grep -o -m1 '^# Installed as rnnsearch-[a-z0-9-]*' "$src"/pipelines/*.sh | while IFS=: read -r recipe marker; do
     echo "usr/share/rnnsearch/${recipe##*/}"
@@ -115,6 +117,12 @@ done
 env -u NMT_BIN PATH=/usr/bin:/bin "$root/usr/bin/rnnsearch-translate" -h > "$work/help" ||
   fail "rnnsearch-translate -h from the package failed"
 grep -q '^usage: rnnsearch-translate ' "$work/help" || fail "rnnsearch-translate -h: $(cat "$work/help")"
+for recipe in "$root"/usr/bin/rnnsearch-*; do
+  name=$(basename "$recipe")
+  [ "$(env -u NMT_BIN PATH=/usr/bin:/bin "$recipe" --version)" = "$name (rnnsearch) $version" ] ||
+    fail "$name --version from the package: $("$recipe" --version 2>&1)"
+  [ -f "$root/usr/share/man/man1/$name.1" ] || fail "$name has no man page in the package"
+done
 examples=$root/usr/share/doc/rnnsearch/examples
 for example in "$src"/data/systemd/*; do
   cmp -s "$example" "$examples/${example##*/}" || fail "the package's ${example##*/} differs from data/systemd/"
