@@ -700,7 +700,7 @@ double Trainer::last_score() {
 }
 
 // MODEL holds the last parameters (save() wrote them); with --final-model best it becomes
-// the best validated model when that one scores higher on valid than the last. The line
+// the best validated model unless the last scores higher on valid. The line
 // names the update MODEL holds and why.
 void Trainer::finish_model_file() {
   const long last = state_.update;
@@ -713,11 +713,12 @@ void Trainer::finish_model_file() {
       why = "the last update; --final-model last";
     } else if (state_.validations.empty() || state_.best_update == last) {
       why = state_.validations.empty() ? "the last update, validated only at the end" : "the last update, the best validated";
-    } else if (score >= state_.best_score) {
-      why = std::string("the last update; ") + (score > state_.best_score ? "better" : "as good") + " on valid than " + best;
-    } else {
+    } else if (score > state_.best_score) {
+      why = "the last update; better on valid than " + best;
+    } else {  // a tie is no improvement, as for early stopping
       chosen = state_.best_update;
-      why = "the best validated; the last update, " + std::to_string(last) + ", is worse on valid";
+      why = "the best validated; the last update, " + std::to_string(last) + ", is " +
+            (score == state_.best_score ? "no better" : "worse") + " on valid";
       if (group_.is_root()) {
         const model::LoadedModel model = model::read_model_file(config_.best_model_path());
         model::write_model_file(config_.model_path, model::FileKind::kModel, *model.model, model.source_vocabulary,

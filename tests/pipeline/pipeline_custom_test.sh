@@ -101,7 +101,7 @@ for expected in "== custom: xa -> xb, test set $out/raw/test.xa (30 sentences)" 
                 "   rnnsearch-translate -m '$out/model.xa-xb.bin' -c '$out/bpe/codes' -s xa -t xb < in.xa > out.xb" \
                 "-- the reverse model: $out/model.xb-xa.bin (BPE codes $out/bpe/codes); translate raw xb text with" \
                 "   rnnsearch-translate -m '$out/model.xb-xa.bin' -c '$out/bpe/codes' -s xb -t xa < in.xb > out.xa" \
-                "   $(cd "$src" && pwd -P)/pipelines/translate.sh with the same options"; do
+                "   pipelines/translate.sh in the checkout with the same options"; do
   grep -qxF -- "$expected" "$report" || { cat "$report"; fail "the report lacks the line '$expected'"; }
 done
 grep -q "^-- attention heatmap of test lines [0-9,]*: $out/heatmap.svg$" "$report" || fail "the heatmap's line"
