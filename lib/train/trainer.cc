@@ -93,6 +93,7 @@ class Trainer {
   Progress progress_;
   std::string stored_options_;  // what the files record: config_'s, with a resumption's changes
   data::Vocabulary source_vocabulary_, target_vocabulary_;
+  data::SourceProfile source_profile_;  // of the training source: a fresh run's, else the file's it goes on from
   data::ParallelCorpus corpus_;
   std::unique_ptr<model::RnnSearch> model_;
   std::unique_ptr<DataParallel> workers_;
@@ -135,7 +136,10 @@ void Trainer::set_up() {
     options.alignment_path = config_.guided_alignment;
     corpus_ = data::read_parallel_corpus(config_.train_source, config_.train_target, source_vocabulary_,
                                          target_vocabulary_, options);
-    if (group_.is_root() && !model_) create_model();
+    if (group_.is_root() && !model_) {
+      create_model();
+      source_profile_ = data::profile_of_file(config_.train_source);
+    }
     if (config_.has_validation()) {
       validator_ = std::make_unique<Validator>(config_.valid_source, config_.valid_target, source_vocabulary_,
                                                target_vocabulary_, config_.max_length);
@@ -328,6 +332,7 @@ void Trainer::start_from_pretrained() {
   source_vocabulary_ = std::move(pretrained.source_vocabulary);
   target_vocabulary_ = std::move(pretrained.target_vocabulary);
   model_ = std::move(pretrained.model);
+  source_profile_ = std::move(pretrained.source_profile);
   const int head = config_.model.alignment_head;
   if (head > 0 && !model_->has_alignment_head()) {
     // The same model with a new, randomly initialized alignment head.
@@ -375,6 +380,7 @@ void Trainer::resume() {
   model_ = std::move(checkpoint.model.model);
   source_vocabulary_ = std::move(checkpoint.model.source_vocabulary);
   target_vocabulary_ = std::move(checkpoint.model.target_vocabulary);
+  source_profile_ = std::move(checkpoint.model.source_profile);
   state_ = checkpoint.state;
   last_saved_update_ = state_.update;
   if (!checkpoint.model.training_options.empty()) {  // none before model format version 4
@@ -535,7 +541,7 @@ void Trainer::validate() {
     state_.stalled_since_decay = 0;
     if (group_.is_root()) {
       model::write_model_file(config_.best_model_path(), model::FileKind::kModel, *model_, source_vocabulary_,
-                              target_vocabulary_, stored_options_);
+                              target_vocabulary_, stored_options_, source_profile_);
     }
   } else {
     ++state_.stalled;
@@ -616,7 +622,7 @@ void Trainer::save(bool keep) {
   state_.precision = math::precision_name(config_.precision);
   write_models(keep);
   write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_,
-                   stored_options_, smoothing_.get());
+                   stored_options_, source_profile_, smoothing_.get());
   for (const long update : dropped) std::remove(config_.kept_model_path(update).c_str());
 }
 
@@ -624,10 +630,10 @@ void Trainer::save(bool keep) {
 void Trainer::write_models(bool keep) {
   swap_smoothed(false);
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_,
-                          stored_options_);
+                          stored_options_, source_profile_);
   if (keep) {
     model::write_model_file(config_.kept_model_path(state_.update), model::FileKind::kModel, *model_,
-                            source_vocabulary_, target_vocabulary_, stored_options_);
+                            source_vocabulary_, target_vocabulary_, stored_options_, source_profile_);
   }
   swap_smoothed(false);
 }
@@ -666,7 +672,7 @@ void Trainer::finish_model_file() {
   }
   const model::LoadedModel best = model::read_model_file(config_.best_model_path());
   model::write_model_file(config_.model_path, model::FileKind::kModel, *best.model, best.source_vocabulary,
-                          best.target_vocabulary, best.training_options);
+                          best.target_vocabulary, best.training_options, best.source_profile);
 }
 
 TrainOutcome Trainer::run() {
