@@ -39,7 +39,7 @@ std::string LanguageCheck::warning(double threshold, const std::string& input) c
   const std::string& name = profile_->training_source();
   const std::string source = name.empty() ? "its training source" : name;
   const std::string end = "; is it the right file, language and preprocessing?";
-  if (ratio() > threshold) {
+  if (characters_ >= kMinCharacters && ratio() > threshold) {
     return input + " does not look like the model's source language (" + source + "): " +
            util::fixed(bits_per_character(), 2) + " bits per character under the model's character trigrams of " +
            source + ", " + util::fixed(ratio(), 2) + " times that text's own " +

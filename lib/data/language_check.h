@@ -5,7 +5,9 @@
 // the input's characters, BPE joins undone, under the model's source profile
 // (data/source_profile.h), divided by that of the training text itself. Text of the
 // training language stays near 1 whatever its topic; another language, or text in
-// another script, is well above (data/results/README.md). Above --language-warning:
+// another script, is well above (data/results/README.md). Above --language-warning, once
+// at least kMinCharacters characters were read (a line or two says little: one character
+// the training text never has costs as much as a dozen others):
 //   input.de does not look like the model's source language (train.en): 4.62 bits per
 //   character under the model's character trigrams of train.en, 2.31 times that text's
 //   own 2.00; is it the right file, language and preprocessing?
@@ -29,6 +31,7 @@ namespace rnnsearch::data {
 
 // --language-warning: the default ratio above which an input is worth a warning.
 constexpr double kLanguageWarningRatio = 1.9;
+constexpr std::size_t kMinCharacters = 200;
 constexpr double kUnsplitFraction = 0.25;
 constexpr std::size_t kUnsplitMinWords = 100;
 // --language-warning's --help text, the same in every tool that has it.

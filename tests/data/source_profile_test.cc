@@ -139,10 +139,17 @@ BOOST_AUTO_TEST_CASE(refuses_tables_it_could_not_have_written) {
 BOOST_AUTO_TEST_CASE(warns_for_another_language_and_not_for_its_own) {
   const data::SourceProfile profile = english_profile();
   data::LanguageCheck english(profile), german(profile);
-  english.add("a man is playing the guitar in the street .");
-  english.add("two children are sitting on a blue ladder .");
-  german.add("zwei Kinder sitzen auf einer blauen Lei@@ ter .");
-  german.add("ein Mann spielt Gitarre auf der Straße .");
+  data::LanguageCheck short_german(profile);
+  short_german.add("zwei Kinder sitzen auf einer blauen Lei@@ ter .");
+  BOOST_TEST(short_german.ratio() > 2.0);
+  BOOST_TEST(short_german.warning(1.0, "input.de").empty());  // fewer than kMinCharacters: not judged
+  for (int i = 0; i < 3; ++i) {
+    english.add("a man is playing the guitar in the street .");
+    english.add("two children are sitting on a blue ladder .");
+    german.add("zwei Kinder sitzen auf einer blauen Lei@@ ter .");
+    german.add("ein Mann spielt Gitarre auf der Straße .");
+  }
+  BOOST_TEST(german.characters() >= data::kMinCharacters);
   BOOST_TEST(english.ratio() < 1.6);
   BOOST_TEST(german.ratio() > 2.0);
   BOOST_TEST(english.warning(data::kLanguageWarningRatio, "input.en").empty());
