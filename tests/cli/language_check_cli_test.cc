@@ -5,7 +5,8 @@
 // Multi30k German, French and Czech test text BPE'd with its codes, which nmt-decode,
 // nmt-score and nmt-align warn about once at the end, and its own English test text,
 // which they do not. The warning does not change the output or the exit status, does
-// not depend on batches or threads, and --language-warning 0 silences it.
+// not depend on batches or threads, and --language-warning 0 silences it. The profile is
+// kept through --resume, nmt-average and --pretrained-model.
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
@@ -137,6 +138,39 @@ BOOST_AUTO_TEST_CASE(warns_for_another_language_and_not_for_the_models_own) {
   const std::string line = language_warning(first.err);
   BOOST_TEST_REQUIRE(line.find("<stdin>" + kVerdict) != std::string::npos, first.err);
   rt::check_end_warning({decode, "-m", m.model, "-b", "1"}, german, line, {}, {"--language-warning", "0"});
+}
+
+// The profile is the training source's: a resumed run, an average and a model fine-tuned
+// on other text (--pretrained-model) keep the first run's, so each gives the same warning.
+BOOST_AUTO_TEST_CASE(the_profile_survives_resume_averaging_and_fine_tuning) {
+  if (!has_shared_data()) return;
+  EnglishModel m;
+  const std::string decode = rt::tool_path("nmt-decode");
+  const auto warning_of = [&](const std::string& model) {
+    const auto run = rt::run_process({decode, "-m", model, "-i", m.test["de"], "-b", "1", "-q"});
+    BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+    return language_warning(run.err);
+  };
+  const std::string first = warning_of(m.model);
+  BOOST_TEST_REQUIRE(first.find(kVerdict) != std::string::npos, first);
+  const std::vector<std::string> tiny = {"--dim-emb", "8", "--dim-enc", "8", "--dim-dec", "8", "--dim-att", "8",
+                                         "--dim-maxout", "8", "--mini-batch", "4", "--quiet"};
+  std::vector<std::string> resume = {rt::tool_path("nmt-train"), "-t", m.path("train.en"), m.path("train.cs"), "-v",
+                                     m.path("vocab.en"), m.path("vocab.cs"), "--allow-unk", "-m", m.model,
+                                     "--max-updates", "4", "--resume"};
+  resume.insert(resume.end(), tiny.begin(), tiny.end());
+  run_ok(resume);
+  BOOST_TEST(warning_of(m.model) == first);
+  const std::string averaged = m.path("averaged.bin");
+  run_ok({rt::tool_path("nmt-average"), "-o", averaged, m.model, m.model + ".ckpt"});
+  BOOST_TEST(warning_of(averaged) == first);
+  // Fine-tuned on the Czech side as its source: a fresh profile would be of train.cs.
+  const std::string tuned = m.path("tuned.bin");
+  std::vector<std::string> fine_tune = {rt::tool_path("nmt-train"), "-t", m.path("train.cs"), m.path("train.en"),
+                                        "--allow-unk", "--pretrained-model", m.model, "-m", tuned, "--max-updates", "1"};
+  fine_tune.insert(fine_tune.end(), tiny.begin(), tiny.end());
+  run_ok(fine_tune);
+  BOOST_TEST(warning_of(tuned) == first);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
