@@ -73,7 +73,8 @@ void extract(const std::vector<std::string>& args) {
       ("mini-batch", util::defaulted(&cfg.extract.batch_size), "sentence pairs force-decoded together")
       ("invert", po::bool_switch(&cfg.extract.invert),
        "write links target index first (a reverse model's links in the forward direction's order)")
-      ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp);
+      ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp)
+      ("language-warning", util::defaulted(&cfg.language_warning), rnnsearch::data::kLanguageWarningHelp);
   if (parse(args, options, common)) return;
   cfg.extract.set_mode(mode);
   cfg.extract.threads = common.resolved_threads();
@@ -215,7 +216,8 @@ void heatmap(const std::vector<std::string>& args) {
        "pieces (a cell per BPE piece pair) or words (a source word's pieces summed, a target word's averaged, "
        "labels without \"@@\")")
       ("output,o", util::defaulted(&cfg.output), "the SVG file (- = stdout), written atomically")
-      ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp);
+      ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp)
+      ("language-warning", util::defaulted(&cfg.language_warning), rnnsearch::data::kLanguageWarningHelp);
   if (parse(args, options, common)) return;
   align::heatmap_files(cfg, tools::stderr_messages(common, "nmt-align"));
 }

@@ -46,6 +46,7 @@ int run(int argc, char** argv) {
            ->default_value(search.max_length),
        "longer source lines are truncated, with a warning (0 = no limit)")
       ("unknown-warning", defaulted(&search.unknown_warning), rnnsearch::data::kUnknownWarningHelp)
+      ("language-warning", defaulted(&search.language_warning), rnnsearch::data::kLanguageWarningHelp)
       ("mini-batch", defaulted(&search.beam.batch_size), "sentences translated together (1 = each line at once)")
       ("maxi-batch", defaulted(&search.maxi_batch), "mini-batches per window sorted by length")
       ("precision", enum_value(&search.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision),

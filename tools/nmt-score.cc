@@ -57,6 +57,7 @@ void score(const std::vector<std::string>& args) {
            ->default_value(cfg.max_length),
        "longer source lines are truncated, with a warning, as nmt-decode does (0 = no limit)")
       ("unknown-warning", util::defaulted(&cfg.unknown_warning), rnnsearch::data::kUnknownWarningHelp)
+      ("language-warning", util::defaulted(&cfg.language_warning), rnnsearch::data::kLanguageWarningHelp)
       ("precision", util::enum_value(&cfg.precision, rnnsearch::math::precision_name, rnnsearch::math::parse_precision),
        "the weight products, as nmt-decode's: fp32, int8, bf16 or auto");
   util::add_common_options(options, common);

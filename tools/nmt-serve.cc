@@ -38,6 +38,9 @@ void add_decoding_options(po::options_description& options, rnnsearch::serve::Se
       ("max-length-ratio", defaulted(&search.beam.max_length_ratio),
        "at most ratio * source length + 10 tokens (a request may ask for less)")
       ("max-length", defaulted(&search.max_length), "longer sources are truncated (0 = translated whole)")
+      ("language-warning", defaulted(&search.language_warning),
+       "RATIO in [0, 100] (0 = never): log a warning for each window of 100 source lines sent to a pair that "
+       "does not look like its source language, as nmt-decode's --language-warning")
       ("precision", rnnsearch::util::enum_value(&search.precision, rnnsearch::math::precision_name,
                                                 rnnsearch::math::parse_precision),
        "the weight products: fp32, int8, bf16 or auto, as nmt-decode's");

@@ -19,6 +19,7 @@ void ExtractFilesOptions::validate() const {
   }
   extract.validate();
   data::check_unknown_warning(unknown_warning);
+  data::check_language_warning(language_warning);
 }
 
 void extract_files(const ExtractFilesOptions& options, const util::Messages& messages) {
@@ -38,6 +39,7 @@ void extract_files(const ExtractFilesOptions& options, const util::Messages& mes
   std::vector<std::string> sources, targets;
   std::string s, t;
   data::UnknownTokens unknown;
+  data::LanguageCheck language(loaded.source_profile);
   for (std::size_t first_line = 1;; first_line += sources.size()) {
     sources.clear();
     targets.clear();
@@ -48,6 +50,7 @@ void extract_files(const ExtractFilesOptions& options, const util::Messages& mes
     if (sources.empty()) break;
     check_line_lengths(sources, options.source, first_line);
     check_line_lengths(targets, options.target, first_line);
+    for (const std::string& line : sources) language.add(line);
     for (const auto& line : extract_alignments(replicas, loaded.source_vocabulary, loaded.target_vocabulary, sources,
                                                targets, extract, &unknown)) {
       writer.write_line(line);
@@ -57,6 +60,7 @@ void extract_files(const ExtractFilesOptions& options, const util::Messages& mes
   progress.finish();
   writer.commit();
   unknown.warn(messages, options.unknown_warning, source_reader.name(), target_reader.name());
+  language.warn(messages, options.language_warning, source_reader.name());
 }
 
 }  // namespace rnnsearch::align

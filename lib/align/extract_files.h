@@ -5,6 +5,7 @@
 #include <string>
 
 #include "align/extract.h"
+#include "data/language_check.h"
 #include "util/messages.h"
 
 namespace rnnsearch::align {
@@ -21,9 +22,12 @@ struct ExtractFilesOptions {
   // --unknown-warning: the share of a side's pieces unknown to the model above which the
   // end of input warns (data/unknown_tokens.h); 1 = never.
   double unknown_warning = data::kUnknownWarningShare;
+  // --language-warning: the ratio above which the source file do not look like the model's source
+  // language (data/language_check.h); 0 = never.
+  double language_warning = data::kLanguageWarningRatio;
 
   // Throws util::UsageError "--invert applies to links, not to --mode soft", "-m MODEL,
-  // -s SOURCE and -t TARGET are required", --unknown-warning outside [0, 1], or what
+  // -s SOURCE and -t TARGET are required", --unknown-warning outside [0, 1], --language-warning outside [0, 100], or what
   // extract.validate() throws.
   void validate() const;
 };
@@ -31,7 +35,8 @@ struct ExtractFilesOptions {
 // Validates `options`, reads the model and aligns the files; util::Error naming file and
 // line for bad input (a line of more than kMaxAlignPieces pieces, files of different lengths).
 // At the end of input, `messages` gets a warning per side whose share of pieces unknown to
-// the model is above options.unknown_warning.
+// the model is above options.unknown_warning, and one when the source does not look like the
+// model's source language (options.language_warning).
 void extract_files(const ExtractFilesOptions& options, const util::Messages& messages = {});
 
 }  // namespace rnnsearch::align

@@ -34,6 +34,7 @@ void HeatmapFilesOptions::validate() const {
   }
   parse_line_numbers(lines);
   data::check_unknown_warning(unknown_warning);
+  data::check_language_warning(language_warning);
 }
 
 void heatmap_files(const HeatmapFilesOptions& options, const util::Messages& messages) {
@@ -64,6 +65,9 @@ void heatmap_files(const HeatmapFilesOptions& options, const util::Messages& mes
     messages.note("attention of " + std::to_string(pairs.size()) + " pair(s) in " + options.output);
   }
   unknown.warn(messages, options.unknown_warning, options.source, options.target);
+  data::LanguageCheck language(loaded.source_profile);
+  for (const std::string& line : chosen_sources) language.add(line);
+  language.warn(messages, options.language_warning, options.source);
 }
 
 }  // namespace rnnsearch::align

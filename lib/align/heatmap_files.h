@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "align/word_attention.h"
+#include "data/language_check.h"
 #include "data/unknown_tokens.h"
 #include "util/messages.h"
 
@@ -22,9 +23,12 @@ struct HeatmapFilesOptions {
   // --unknown-warning: the share of a side's pieces (in the pairs drawn) unknown to the
   // model above which a warning follows the picture (data/unknown_tokens.h); 1 = never.
   double unknown_warning = data::kUnknownWarningShare;
+  // --language-warning: the ratio above which the source lines drawn do not look like the model's source
+  // language (data/language_check.h); 0 = never.
+  double language_warning = data::kLanguageWarningRatio;
 
   // Throws util::UsageError "-m MODEL, -s SOURCE and -t TARGET are required", or
-  // parse_line_numbers's for `lines`, --unknown-warning outside [0, 1].
+  // parse_line_numbers's for `lines`, --unknown-warning outside [0, 1], --language-warning outside [0, 100].
   void validate() const;
 };
 
@@ -35,7 +39,8 @@ std::vector<std::size_t> parse_line_numbers(const std::string& text);
 
 // Validates `options` and draws the pairs; `messages` is told the note "attention of 2
 // pair(s) in FILE" when the output is a file, and a warning per side whose share of unknown
-// pieces is above options.unknown_warning. util::Error naming the file for a line number
+// pieces is above options.unknown_warning, and one when the sources drawn do not look like the
+// model's source language (options.language_warning). util::Error naming the file for a line number
 // past its end, files of different lengths, a pair with an empty side.
 void heatmap_files(const HeatmapFilesOptions& options, const util::Messages& messages = {});
 

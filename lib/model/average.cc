@@ -52,7 +52,7 @@ void average_models(const AverageOptions& options) {
     for (std::size_t k = 0; k < sums[i].size(); ++k) values[k] = static_cast<float>(sums[i][k] / count);
   }
   write_model_file(options.output, FileKind::kModel, *first.model, first.source_vocabulary, first.target_vocabulary,
-                   first.training_options);
+                   first.training_options, first.source_profile);
 }
 
 }  // namespace rnnsearch::model

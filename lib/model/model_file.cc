@@ -3,6 +3,7 @@
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <istream>
 #include <sstream>
@@ -103,6 +104,27 @@ double least_parameter_floats(const ModelOptions& c) {
   return floats;
 }
 
+void write_profile(boost::archive::binary_oarchive& archive, const data::SourceProfile& profile) {
+  std::string source = profile.training_source();
+  double bits = profile.figures().bits_per_character, split = profile.figures().split_share;
+  archive << source << bits << split;
+  for (int order = 1; order <= 3; ++order) {
+    std::vector<std::uint64_t> keys = profile.table(order).keys;
+    std::vector<std::uint32_t> counts = profile.table(order).counts;
+    archive << keys << counts;
+  }
+}
+
+// The archive checks each table's count against the bytes left before allocating;
+// SourceProfile then refuses a table over its size.
+data::SourceProfile read_profile(CheckedBinaryIArchive& archive, const std::string& path) {
+  data::ProfileFigures figures;
+  archive >> figures.training_source >> figures.bits_per_character >> figures.split_share;
+  std::array<data::NgramTable, 3> tables;
+  for (data::NgramTable& table : tables) archive >> table.keys >> table.counts;
+  return data::SourceProfile(std::move(tables), std::move(figures), path);
+}
+
 }  // namespace
 
 // FNV-1a over 8-byte words: stable across builds, fast enough for a 32 MB payload.
@@ -120,7 +142,8 @@ std::uint64_t payload_hash(std::string_view data) {
 
 void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
                       const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,
-                      const std::string& training_options, const ExtraWriter& extra) {
+                      const std::string& training_options, const data::SourceProfile& source_profile,
+                      const ExtraWriter& extra) {
   std::ostringstream payload;
   {
     boost::archive::binary_oarchive archive(payload, kArchiveFlags);
@@ -140,6 +163,7 @@ void write_model_file(const std::string& path, FileKind kind, const RnnSearch& m
       archive.save_binary(p->value.data(), static_cast<std::size_t>(p->value.size()) * sizeof(float));
     }
     archive << training_options;
+    write_profile(archive, source_profile);
     if (kind == FileKind::kCheckpoint && extra) extra(archive);
   }
   const std::string data = payload.str();
@@ -251,6 +275,7 @@ LoadedModel read_model_file(const std::string& path, FileKind kind, const ExtraR
       archive.load_binary(p->value.data(), static_cast<std::size_t>(p->value.size()) * sizeof(float));
     }
     if (header.version >= 4) archive >> loaded.training_options;
+    if (header.version >= 6) loaded.source_profile = read_profile(archive, path);
     if (header.kind == static_cast<std::uint32_t>(kind) && kind == FileKind::kCheckpoint && extra) extra(archive);
   } catch (const boost::archive::archive_exception& e) {
     throw util::Error(path, std::string("damaged model file: ") + e.what());

@@ -12,7 +12,10 @@
 // ModelOptions::alignment_head (class version 2) and, with it, the head's parameters;
 // 4 adds the training options after the parameters (nmt-train's effective options as
 // --dump-config prints them; "" when read from an older file); 5 adds layer normalisation
-// and the cell depths to the config (class version 3) and, with them, their parameters.
+// and the cell depths to the config (class version 3) and, with them, their parameters;
+// 6 adds the source profile after the training options (data/source_profile.h: the
+// training source's name and cross-entropy, then the 1-, 2- and 3-gram tables, keys and
+// counts; empty tables for none; an older file reads as no profile).
 // Writing goes through util::AtomicFileWriter: the old file stays until the new one is whole.
 // Reading checks every size in the payload before allocating (model/checked_archive.h).
 #include <boost/archive/binary_oarchive.hpp>
@@ -22,13 +25,14 @@
 #include <string>
 #include <string_view>
 
+#include "data/source_profile.h"
 #include "data/vocabulary.h"
 #include "model/checked_archive.h"
 #include "model/rnnsearch.h"
 
 namespace rnnsearch::model {
 
-constexpr std::uint32_t kModelFormatVersion = 5;
+constexpr std::uint32_t kModelFormatVersion = 6;
 
 enum class FileKind : std::uint32_t { kModel = 1, kCheckpoint = 2 };
 
@@ -36,6 +40,7 @@ struct LoadedModel {
   std::unique_ptr<RnnSearch> model;
   data::Vocabulary source_vocabulary, target_vocabulary;
   std::string training_options;  // config lines (util/config_file.h); "" before format version 4
+  data::SourceProfile source_profile;  // of the training source; empty before format version 6
 };
 
 using ExtraWriter = std::function<void(boost::archive::binary_oarchive&)>;
@@ -45,10 +50,12 @@ using ExtraReader = std::function<void(CheckedBinaryIArchive&)>;
 std::uint64_t payload_hash(std::string_view data);
 
 // `training_options`: the options that trained the model, as nmt-train --dump-config
-// prints them (stored as they are; "" for none).
+// prints them (stored as they are; "" for none); `source_profile`: nmt-train's of the
+// training source (empty for none).
 void write_model_file(const std::string& path, FileKind kind, const RnnSearch& model,
                       const data::Vocabulary& source_vocabulary, const data::Vocabulary& target_vocabulary,
-                      const std::string& training_options = {}, const ExtraWriter& extra = {});
+                      const std::string& training_options = {}, const data::SourceProfile& source_profile = {},
+                      const ExtraWriter& extra = {});
 
 // Reads a file of `kind` (a model file is also read from a checkpoint's model part).
 LoadedModel read_model_file(const std::string& path, FileKind kind = FileKind::kModel,

@@ -40,8 +40,9 @@ struct Window {
 
 // What the warnings at the end of input count, over the whole input in its order.
 struct Tally {
-  explicit Tally(std::size_t max_length) : truncated(max_length, "score") {}
+  Tally(std::size_t max_length, const data::SourceProfile& profile) : language(profile), truncated(max_length, "score") {}
   data::UnknownTokens unknown;  // both sides, in the first model's vocabularies
+  data::LanguageCheck language;  // the sources, under the first model's source profile
   TruncatedLines truncated;     // sources longer than max_length
 };
 
@@ -50,6 +51,7 @@ void add_ids(const RawPair& pair, const std::vector<model::LoadedModel>& models,
              Tally& tally, Window& window) {
   std::vector<std::string_view> words, pieces;
   text::split_space_words(pair.source, words);
+  tally.language.add(pair.source);
   text::split_space_words(pair.target, pieces);
   if (words.size() > kMaxSourcePieces || pieces.size() > kMaxSourcePieces) {
     const bool source = words.size() > kMaxSourcePieces;
@@ -118,7 +120,7 @@ std::size_t score_files(const ScoreOptions& options, const util::Messages& messa
   const std::size_t size = static_cast<std::size_t>(options.mini_batch) * static_cast<std::size_t>(options.maxi_batch);
   std::size_t total = 0;
   Window window;
-  Tally tally(options.max_length);
+  Tally tally(options.max_length, models[0].source_profile);
   std::string source_name, target_name;  // the inputs, for the warnings
   for (;;) {
     window.clear(models.size());
@@ -139,6 +141,7 @@ std::size_t score_files(const ScoreOptions& options, const util::Messages& messa
   progress.finish();
   writer.commit();
   tally.unknown.warn(messages, options.unknown_warning, source_name, target_name);
+  tally.language.warn(messages, options.language_warning, source_name);
   tally.truncated.warn(messages, source_name, total);
   return total;
 }

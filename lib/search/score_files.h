@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "data/language_check.h"
 #include "data/unknown_tokens.h"
 #include "math/precision.h"
 #include "util/messages.h"
@@ -43,6 +44,9 @@ struct ScoreOptions {
   // --unknown-warning: the share of the source (or target) tokens unknown to the (first)
   // model above which the end of input warns (data/unknown_tokens.h); 1 = never.
   double unknown_warning = data::kUnknownWarningShare;
+  // --language-warning: the ratio above which the sources do not look like the first
+  // model's source language (data/language_check.h); 0 = never.
+  double language_warning = data::kLanguageWarningRatio;
   int threads = 1;
   math::Precision precision = math::Precision::kFp32;
   bool progress = false;
@@ -50,14 +54,15 @@ struct ScoreOptions {
   // Throws util::UsageError naming the option: a model, -s with -t or --n-best (or neither
   // for stdin pairs), the ranges of the numbers, --weights (one per model, positive), a
   // feature name without spaces, '=' or '|', --word-scores without --n-best, --unknown-warning
-  // outside [0, 1].
+  // outside [0, 1], --language-warning outside [0, 100].
   void validate() const;
 };
 
 // Scores as above; `messages` receives a note per truncated source as it is read, and at
 // the end of input one warning each: how many sources were truncated (search/truncated_lines.h),
 // and, per side, when more than options.unknown_warning of its tokens are unknown to the first
-// model (data/unknown_tokens.h). Returns the number of pairs. Errors name the file and line: a line of -s without its line in -t (or
+// model (data/unknown_tokens.h); when the sources do not look like the first model's source
+// language (data/language_check.h). Returns the number of pairs. Errors name the file and line: a line of -s without its line in -t (or
 // the reverse), a stdin line without a tab, a malformed n-best line, a sentence number
 // past the end of -s or smaller than the one before.
 std::size_t score_files(const ScoreOptions& options, const util::Messages& messages);

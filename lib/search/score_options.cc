@@ -25,6 +25,7 @@ void ScoreOptions::validate() const {
   util::check_range("maxi-batch", maxi_batch, 1, kMaxMaxiBatch);
   util::check_range("max-length", max_length, std::size_t{0}, kMaxSourcePieces);
   data::check_unknown_warning(unknown_warning);
+  data::check_language_warning(language_warning);
   math::check_precision_supported(precision);
 }
 

@@ -13,6 +13,7 @@ void TranslateOptions::validate() const {
   util::check_range("max-length-ratio", beam.max_length_ratio, 0.01, kMaxLengthRatio);
   util::check_range("max-length", max_length, std::size_t{0}, kMaxSourcePieces);
   data::check_unknown_warning(unknown_warning);
+  data::check_language_warning(language_warning);
   util::check_range("mini-batch", beam.batch_size, 1, kMaxMiniBatch);
   util::check_range("maxi-batch", maxi_batch, 1, kMaxMaxiBatch);
   if (word_scores && n_best == 0) throw util::UsageError("--word-scores needs --n-best");

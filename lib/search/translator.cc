@@ -25,8 +25,9 @@ namespace {
 // What the warnings at the end of input count, over the whole input in its order (so not
 // depending on batches or threads).
 struct Tally {
-  explicit Tally(std::size_t max_length) : truncated(max_length, "translate") {}
+  Tally(std::size_t max_length, const data::SourceProfile& profile) : language(profile), truncated(max_length, "translate") {}
   data::UnknownTokens unknown;  // the source tokens, in the first model's vocabulary
+  data::LanguageCheck language;  // the source lines, under the first model's source profile
   TruncatedLines truncated;     // sources longer than max_length
   std::size_t cut = 0;          // best translations that reached the length limit without </s>
 };
@@ -40,6 +41,7 @@ Source read_source(const std::string& line, const std::vector<model::LoadedModel
                       std::to_string(views.size()) + " pieces, more than nmt-decode reads (" +
                           std::to_string(kMaxSourcePieces) + "); split the line");
   }
+  tally.language.add(line);
   std::vector<std::string> words(views.begin(), views.end());
   if (tally.truncated.truncate(words.size(), reader.name(), reader.line_number(), messages)) {
     words.resize(tally.truncated.max_length());
@@ -78,6 +80,7 @@ void search_window(const std::vector<Source>& sources, ThreadModels& thread_mode
 void warn_at_end(const Tally& tally, const TranslateOptions& config, const std::string& input_name, std::size_t lines,
                  const util::Messages& messages) {
   tally.unknown.warn(messages, config.unknown_warning, input_name);
+  tally.language.warn(messages, config.language_warning, input_name);
   tally.truncated.warn(messages, input_name, lines);
   if (tally.cut > 0) {
     messages.warn(util::grouped(tally.cut) + " of " + util::grouped(lines) + " translations of " + input_name +
@@ -108,7 +111,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
   std::size_t total = 0;
   std::string line;
   std::vector<Source> sources;
-  Tally tally(config.max_length);
+  Tally tally(config.max_length, models[0].source_profile);
   util::ProgressMeter progress("nmt-decode", "sentences", config.progress && !util::is_terminal(input, STDIN_FILENO) &&
                                                               !util::is_terminal(output, STDOUT_FILENO));
   for (;;) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "math/precision.h"
+#include "data/language_check.h"
 #include "data/unknown_tokens.h"
 #include "model/model_file.h"
 #include "search/beam_search.h"
@@ -55,6 +56,9 @@ struct TranslateOptions {
   // --unknown-warning: warn at the end of input when more than this share of the source
   // tokens are unknown to the (first) model (data/unknown_tokens.h); 1 = never.
   double unknown_warning = data::kUnknownWarningShare;
+  // --language-warning: warn at the end of input when the source text's characters cost
+  // more than this ratio of the (first) model's training source (data/language_check.h); 0 = never.
+  double language_warning = data::kLanguageWarningRatio;
   int threads = 1;
   // The decoder's weight products (model::RnnSearch::set_inference_precision): fp32, or
   // int8 / bf16 for speed at a small cost in accuracy. bf16 needs avx512_bf16.
@@ -64,7 +68,7 @@ struct TranslateOptions {
   bool word_scores = false;
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
-  // above (unknown_warning in [0, 1]; n_best at most beam_size; word_scores needs n_best), and "--precision bf16: this
+  // above (unknown_warning in [0, 1]; language_warning in [0, 100]; n_best at most beam_size; word_scores needs n_best), and "--precision bf16: this
   // CPU has no bf16 instructions (avx512_bf16)". The ensemble weights (beam.weights) are
   // checked against the models by the search.
   void validate() const;
@@ -92,7 +96,9 @@ struct DecodeOptions {
 // through its own source vocabulary, and all must have the same target vocabulary
 // (util::Error otherwise). `messages` receives a note per truncated source line as it is
 // read, and at the end of input (after the last output line) one warning each: when more
-// than config.unknown_warning of the source tokens are unknown to the first model; how many
+// than config.unknown_warning of the source tokens are unknown to the first model; when the
+// source text does not look like the first model's source language (config.language_warning,
+// data/language_check.h; a model without a source profile is not checked); how many
 // source lines were longer than max_length (truncated); how many best translations
 // reached the length limit (max_length_ratio) without </s>. Returns the number of lines.
 // Validates `config` first. With `shortlist` (over the models' target vocabulary), each

@@ -53,6 +53,7 @@ LanguagePair::LanguagePair(PairConfig config, int workers, math::Precision preci
   config_.validate();
   models_ = search::read_ensemble(config_.models);
   thread_models_ = std::make_unique<search::ThreadModels>(models_, workers, precision);
+  language_watch_ = std::make_unique<LanguageWatch>(models_.front().source_profile, config_.name());
   if (!config_.shortlist.empty()) {
     shortlist_.emplace(data::read_shortlist(config_.shortlist), models_.front().target_vocabulary);
   }

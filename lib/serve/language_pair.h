@@ -19,6 +19,7 @@
 #include "search/ensemble.h"
 #include "search/forced_scorer.h"
 #include "search/shortlist.h"
+#include "serve/language_watch.h"
 #include "text/bpe_apply.h"
 #include "text/detokenizer.h"
 #include "text/tokenizer.h"
@@ -76,6 +77,8 @@ class LanguagePair {
   const search::Shortlist* shortlist() const { return shortlist_ ? &*shortlist_ : nullptr; }
   bool has_attention() const;    // every model has attention weights (alignments, replace-unk)
   bool has_alignment_head() const;
+  // The source lines of its requests, under the first model's source profile.
+  LanguageWatch& language_watch() const { return *language_watch_; }
   // The HMM aligner's parameters, or null when the pair has none.
   const align::HmmParamsFile* hmm_params() const { return hmm_params_.get(); }
 
@@ -92,6 +95,7 @@ class LanguagePair {
   std::optional<search::Shortlist> shortlist_;
   std::unique_ptr<text::BpeApplier> bpe_;
   std::unique_ptr<align::HmmParamsFile> hmm_params_;
+  std::unique_ptr<LanguageWatch> language_watch_;
   // Per worker: its searches by key (at most kKeptSearches, the oldest dropped), its scorer.
   static constexpr std::size_t kKeptSearches = 8;
   std::vector<std::map<std::string, std::unique_ptr<search::BeamSearcher>>> searchers_;

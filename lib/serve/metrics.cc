@@ -72,6 +72,11 @@ void Metrics::rejection(const std::string& reason) {
   ++rejections_[reason];
 }
 
+void Metrics::language_warning(const std::string& pair) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++language_warnings_[pair];
+}
+
 std::string Metrics::text(std::size_t queued, std::size_t running, std::size_t connections, bool ready) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string out;
@@ -95,6 +100,11 @@ std::string Metrics::text(std::size_t queued, std::size_t running, std::size_t c
   out += "# TYPE nmt_serve_rejections_total counter\n";
   for (const auto& [reason, count] : rejections_) {
     out += "nmt_serve_rejections_total{reason=\"" + label(reason) + "\"} " + std::to_string(count) + "\n";
+  }
+  out += "# HELP nmt_serve_language_warnings_total Windows of a pair's source lines that did not look like its "
+         "source language.\n# TYPE nmt_serve_language_warnings_total counter\n";
+  for (const auto& [pair, count] : language_warnings_) {
+    out += "nmt_serve_language_warnings_total{pair=\"" + label(pair) + "\"} " + std::to_string(count) + "\n";
   }
   out += "# HELP nmt_serve_queued_sentences Sentences waiting for a batch.\n# TYPE nmt_serve_queued_sentences gauge\n";
   out += "nmt_serve_queued_sentences " + std::to_string(queued) + "\n";

@@ -1,6 +1,7 @@
 #pragma once
 // What /metrics reports, in Prometheus's text format (version 0.0.4): requests by endpoint
-// and status, their latency as a histogram, sentences per batch, rejections by reason, and
+// and status, their latency as a histogram, sentences per batch, rejections by reason,
+// the windows of source lines that did not look like a pair's source language, and
 // the queue's depth at the moment of the scrape. Thread-safe.
 #include <cstddef>
 #include <map>
@@ -19,6 +20,8 @@ class Metrics {
   void batch(std::size_t sentences);
   // A request refused before it ran: "queue_full", "expired", "too_many_connections", ...
   void rejection(const std::string& reason);
+  // A window of a pair's source lines that did not look like its source language (serve/language_watch.h).
+  void language_warning(const std::string& pair);
   // The text, with the gauges read now.
   std::string text(std::size_t queued, std::size_t running, std::size_t connections, bool ready) const;
 
@@ -35,6 +38,7 @@ class Metrics {
   std::map<std::string, Histogram> latency_;  // per endpoint
   Histogram batch_sizes_;
   std::map<std::string, unsigned long long> rejections_;
+  std::map<std::string, unsigned long long> language_warnings_;  // per pair
   Histogram latency_template_;
 };
 

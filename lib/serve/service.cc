@@ -348,8 +348,10 @@ std::vector<std::shared_ptr<SentenceJob>> Service::checked_jobs(const std::vecto
   std::vector<std::shared_ptr<SentenceJob>> jobs;
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(options_.queue_seconds));
+  std::vector<std::string> all_pieces;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string pieces = request.pieces ? lines[i] : request.pair->pieces_of(lines[i]);
+    all_pieces.push_back(request.pieces ? lines[i] : request.pair->pieces_of(lines[i]));
+    const std::string& pieces = all_pieces.back();
     std::vector<std::string> words = checked_pieces(pieces, line_name(field, i, lines.size()));
     if (request.config.max_length > 0 && words.size() > request.config.max_length) words.resize(request.config.max_length);
     auto job = std::make_shared<SentenceJob>();
@@ -358,6 +360,10 @@ std::vector<std::shared_ptr<SentenceJob>> Service::checked_jobs(const std::vecto
     job->cancelled = cancelled;
     job->deadline = deadline;
     jobs.push_back(std::move(job));
+  }
+  for (const std::string& warning : request.pair->language_watch().add(all_pieces, options_.translate.language_warning)) {
+    log_.warn(warning);
+    metrics_.language_warning(request.pair->config().name());
   }
   return jobs;
 }

@@ -47,9 +47,10 @@ std::vector<math::Matrix> read_matrices(model::CheckedBinaryIArchive& archive, c
 
 void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                       const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer,
-                      const std::string& training_options, const nn::ExponentialSmoothing* smoothing) {
+                      const std::string& training_options, const data::SourceProfile& source_profile,
+                      const nn::ExponentialSmoothing* smoothing) {
   model::write_model_file(path, model::FileKind::kCheckpoint, model, source_vocabulary, target_vocabulary,
-                          training_options, [&](boost::archive::binary_oarchive& archive) {
+                          training_options, source_profile, [&](boost::archive::binary_oarchive& archive) {
                             archive << state;
                             std::string name = optimizer.name();
                             long steps = optimizer.steps();

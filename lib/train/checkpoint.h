@@ -3,7 +3,7 @@
 // goes on with the trainer's state, the optimizer's (name, step count, moments) and the
 // exponential smoothing's (decay, 0 = none, and the smoothed copy of every parameter;
 // checkpoints written before it end after the optimizer's state). Its model part holds
-// the run's training options as the model file does, and the parameters training goes
+// the run's training options and source profile as the model file does, and the parameters training goes
 // on with, not the smoothed ones.
 #include <memory>
 #include <string>
@@ -17,7 +17,7 @@ namespace rnnsearch::train {
 
 void write_checkpoint(const std::string& path, const model::RnnSearch& model, const data::Vocabulary& source_vocabulary,
                       const data::Vocabulary& target_vocabulary, const TrainingState& state, nn::Optimizer& optimizer,
-                      const std::string& training_options,
+                      const std::string& training_options, const data::SourceProfile& source_profile,
                       const nn::ExponentialSmoothing* smoothing = nullptr);
 
 struct LoadedCheckpoint {

@@ -96,6 +96,7 @@ class Trainer {
   Progress progress_;
   std::string stored_options_;  // what the files record: config_'s, with a resumption's changes
   data::Vocabulary source_vocabulary_, target_vocabulary_;
+  data::SourceProfile source_profile_;  // of the training source: a fresh run's, else the file's it goes on from
   data::ParallelCorpus corpus_;
   std::unique_ptr<model::RnnSearch> model_;
   std::unique_ptr<DataParallel> workers_;
@@ -138,7 +139,10 @@ void Trainer::set_up() {
     options.alignment_path = config_.guided_alignment;
     corpus_ = data::read_parallel_corpus(config_.train_source, config_.train_target, source_vocabulary_,
                                          target_vocabulary_, options);
-    if (group_.is_root() && !model_) create_model();
+    if (group_.is_root() && !model_) {
+      create_model();
+      source_profile_ = data::profile_of_file(config_.train_source);
+    }
     if (config_.has_validation()) {
       validator_ = std::make_unique<Validator>(config_.valid_source, config_.valid_target, source_vocabulary_,
                                                target_vocabulary_, config_.max_length);
@@ -331,6 +335,7 @@ void Trainer::start_from_pretrained() {
   source_vocabulary_ = std::move(pretrained.source_vocabulary);
   target_vocabulary_ = std::move(pretrained.target_vocabulary);
   model_ = std::move(pretrained.model);
+  source_profile_ = std::move(pretrained.source_profile);
   const int head = config_.model.alignment_head;
   if (head > 0 && !model_->has_alignment_head()) {
     // The same model with a new, randomly initialized alignment head.
@@ -378,6 +383,7 @@ void Trainer::resume() {
   model_ = std::move(checkpoint.model.model);
   source_vocabulary_ = std::move(checkpoint.model.source_vocabulary);
   target_vocabulary_ = std::move(checkpoint.model.target_vocabulary);
+  source_profile_ = std::move(checkpoint.model.source_profile);
   state_ = checkpoint.state;
   last_saved_update_ = state_.update;
   if (!checkpoint.model.training_options.empty()) {  // none before model format version 4
@@ -560,7 +566,7 @@ void Trainer::validate() {
     if (group_.is_root()) {
       swap_smoothed(false);  // the file holds what was validated
       model::write_model_file(config_.best_model_path(), model::FileKind::kModel, *model_, source_vocabulary_,
-                              target_vocabulary_, stored_options_);
+                              target_vocabulary_, stored_options_, source_profile_);
       swap_smoothed(false);
     }
   } else {
@@ -640,7 +646,7 @@ void Trainer::save(bool keep) {
   state_.precision = math::precision_name(config_.precision);
   write_models(keep);
   write_checkpoint(config_.checkpoint_path(), *model_, source_vocabulary_, target_vocabulary_, state_, *optimizer_,
-                   stored_options_, smoothing_.get());
+                   stored_options_, source_profile_, smoothing_.get());
   for (const long update : dropped) std::remove(config_.kept_model_path(update).c_str());
 }
 
@@ -648,10 +654,10 @@ void Trainer::save(bool keep) {
 void Trainer::write_models(bool keep) {
   swap_smoothed(false);
   model::write_model_file(config_.model_path, model::FileKind::kModel, *model_, source_vocabulary_, target_vocabulary_,
-                          stored_options_);
+                          stored_options_, source_profile_);
   if (keep) {
     model::write_model_file(config_.kept_model_path(state_.update), model::FileKind::kModel, *model_,
-                            source_vocabulary_, target_vocabulary_, stored_options_);
+                            source_vocabulary_, target_vocabulary_, stored_options_, source_profile_);
   }
   swap_smoothed(false);
 }
@@ -722,7 +728,7 @@ void Trainer::finish_model_file() {
       if (group_.is_root()) {
         const model::LoadedModel model = model::read_model_file(config_.best_model_path());
         model::write_model_file(config_.model_path, model::FileKind::kModel, *model.model, model.source_vocabulary,
-                                model.target_vocabulary, model.training_options);
+                                model.target_vocabulary, model.training_options, model.source_profile);
       }
     }
   }

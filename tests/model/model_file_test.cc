@@ -153,8 +153,10 @@ BOOST_AUTO_TEST_CASE(a_format_3_file_loads_without_training_options) {
   const auto loaded = model::read_model_file(path);
   BOOST_TEST(loaded.model->config().summary() == "emb 4, enc 4x2, dec 4, att additive 4, maxout 4, vocab 7/7");
   BOOST_TEST(loaded.training_options == "");
+  BOOST_TEST(loaded.source_profile.empty());  // before format 6: no profile
   const auto checkpoint = model::read_model_file(path + ".ckpt");
   BOOST_TEST(checkpoint.training_options == "");
+  BOOST_TEST(checkpoint.source_profile.empty());
 }
 
 BOOST_AUTO_TEST_CASE(training_options_survive_saving_and_loading) {
@@ -174,7 +176,7 @@ BOOST_AUTO_TEST_CASE(training_options_survive_saving_and_loading) {
 
   // A checkpoint: the options, then the trainer's part, read back in place.
   const std::string trainer_part = "the trainer's state";
-  model::write_model_file(checkpoint, model::FileKind::kCheckpoint, net, vocabulary, vocabulary, options,
+  model::write_model_file(checkpoint, model::FileKind::kCheckpoint, net, vocabulary, vocabulary, options, {},
                           [&](boost::archive::binary_oarchive& archive) { archive << trainer_part; });
   std::string read_back;
   const auto resumed = model::read_model_file(checkpoint, model::FileKind::kCheckpoint,
@@ -185,6 +187,56 @@ BOOST_AUTO_TEST_CASE(training_options_survive_saving_and_loading) {
 
   model::write_model_file(path, model::FileKind::kModel, net, vocabulary, vocabulary);
   BOOST_TEST(model::read_model_file(path).training_options == "");
+}
+
+BOOST_AUTO_TEST_CASE(the_source_profile_survives_saving_and_loading) {
+  rt::TempDir dir;
+  model::ModelOptions config;
+  config.source_vocabulary = config.target_vocabulary = 10;
+  config.embedding = config.encoder_hidden = config.decoder_hidden = config.attention = config.maxout = 3;
+  model::RnnSearch net(config);
+  const data::Vocabulary vocabulary = words(6);
+  data::ProfileBuilder builder;
+  builder.add_line("a man is stand@@ ing on a ladder .");
+  builder.add_line("two dogs play in the snow .");
+  const data::SourceProfile profile = builder.build("train.en");
+  const std::string path = (dir.path() / "m.bin").string(), checkpoint = (dir.path() / "m.bin.ckpt").string();
+  model::write_model_file(path, model::FileKind::kModel, net, vocabulary, vocabulary, "dropout = 0.2\n", profile);
+  const std::string trainer_part = "the trainer's state";
+  model::write_model_file(checkpoint, model::FileKind::kCheckpoint, net, vocabulary, vocabulary, "", profile,
+                          [&](boost::archive::binary_oarchive& archive) { archive << trainer_part; });
+  for (const auto& loaded : {model::read_model_file(path), model::read_model_file(checkpoint)}) {
+    const data::SourceProfile& read = loaded.source_profile;
+    BOOST_TEST(read.training_source() == "train.en");
+    BOOST_TEST(read.training_bits() == profile.training_bits());
+    for (int order = 1; order <= 3; ++order) {
+      BOOST_TEST(read.table(order).keys == profile.table(order).keys);
+      BOOST_TEST(read.table(order).counts == profile.table(order).counts);
+    }
+    BOOST_TEST(read.bits(U'a', U' ', U'm') == profile.bits(U'a', U' ', U'm'));
+  }
+  std::string read_back;
+  model::read_model_file(checkpoint, model::FileKind::kCheckpoint,
+                         [&](model::CheckedBinaryIArchive& archive) { archive >> read_back; });
+  BOOST_TEST(read_back == trainer_part);  // the trainer's part still follows
+  model::write_model_file(path, model::FileKind::kModel, net, vocabulary, vocabulary);
+  BOOST_TEST(model::read_model_file(path).source_profile.empty());
+
+  // The model file ends with the trigram table: its keys' count, keys (8 bytes each),
+  // counts' count, counts (4 bytes each). A damaged count is refused before allocating.
+  model::write_model_file(path, model::FileKind::kModel, net, vocabulary, vocabulary, "", profile);
+  std::string bytes = read_bytes(path);
+  const std::size_t trigrams = profile.table(3).keys.size();
+  const std::size_t at = bytes.size() - 4 * trigrams - 8 - 8 * trigrams - 8;
+  std::uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + at, 8);
+  BOOST_TEST_REQUIRE(stored == trigrams);
+  const std::uint64_t huge = std::uint64_t{1} << 40;
+  std::memcpy(bytes.data() + at, &huge, 8);
+  std::uint64_t hash = model::payload_hash(std::string_view(bytes).substr(40));
+  std::memcpy(bytes.data() + 32, &hash, 8);  // the header's hash, after magic, 4 words and the size
+  const std::string damaged = dir.write("damaged.bin", bytes);
+  BOOST_TEST(error_of([&] { model::read_model_file(damaged); }).find(damaged + ": damaged") == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(a_newer_format_version_is_refused) {
