@@ -8,12 +8,12 @@
 
 #include <cmath>
 #include <csignal>
-#include <cstring>
 #include <map>
 #include <regex>
 
 #include "model/model_file.h"
 #include "support/child_process.h"
+#include "support/model_parameters.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 
@@ -63,16 +63,7 @@ long final_model_update(const std::string& log) {
 }
 
 bool same_parameters(const std::string& a, const std::string& b, model::FileKind kind_b = model::FileKind::kModel) {
-  const auto first = model::read_model_file(a), second = model::read_model_file(b, kind_b);
-  const auto pa = first.model->parameters().all(), pb = second.model->parameters().all();
-  if (pa.size() != pb.size()) return false;
-  for (std::size_t i = 0; i < pa.size(); ++i) {
-    if (pa[i]->value.size() != pb[i]->value.size() ||
-        std::memcmp(pa[i]->value.data(), pb[i]->value.data(), pa[i]->value.size() * sizeof(float)) != 0) {
-      return false;
-    }
-  }
-  return true;
+  return rt::parameter_difference(a, b, kind_b).empty();
 }
 
 // The log's validations hold the final one at `last`; MODEL is the lower cross-entropy of

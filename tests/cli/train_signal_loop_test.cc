@@ -17,6 +17,7 @@
 
 #include "model/model_file.h"
 #include "support/child_process.h"
+#include "support/model_parameters.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 #include "util/rng.h"
@@ -45,19 +46,6 @@ std::vector<std::string> train_command(const rt::TempDir& dir, const std::string
           updates < 200 ? "1" : "20", "--log-freq", "100", "-q"};
 }
 
-// The parameters of two model files, compared byte for byte; "" when they are equal.
-std::string parameter_difference(const std::string& a, const std::string& b) {
-  const auto first = model::read_model_file(a), second = model::read_model_file(b);
-  const auto pa = first.model->parameters().all(), pb = second.model->parameters().all();
-  if (pa.size() != pb.size()) return "parameter counts differ";
-  for (std::size_t i = 0; i < pa.size(); ++i) {
-    if (pa[i]->value.size() != pb[i]->value.size() ||
-        std::memcmp(pa[i]->value.data(), pb[i]->value.data(), pa[i]->value.size() * sizeof(float)) != 0) {
-      return "parameter " + std::to_string(i) + " differs";
-    }
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -96,7 +84,7 @@ BOOST_AUTO_TEST_CASE(sigterm_at_any_moment_exits_143_and_resumes_to_an_uninterru
       if (saved) resume.push_back("--resume");
       const auto resumed = rt::run_process(resume);
       BOOST_TEST_REQUIRE(resumed.exit_code == 0, resumed.err);
-      BOOST_TEST(parameter_difference((dir.path() / "whole.bin").string(), (dir.path() / model).string()) == "");
+      BOOST_TEST(rt::parameter_difference((dir.path() / "whole.bin").string(), (dir.path() / model).string()) == "");
       std::filesystem::remove(dir.path() / model);
       std::filesystem::remove(dir.path() / (model + ".ckpt"));
       std::filesystem::remove(dir.path() / (model + ".best"));

@@ -10,6 +10,7 @@
 
 #include "model/model_file.h"
 #include "support/child_process.h"
+#include "support/model_parameters.h"
 #include "support/run_process.h"
 #include "support/temp_dir.h"
 #include "util/rng.h"
@@ -38,14 +39,7 @@ std::vector<std::string> train_command(const rt::TempDir& dir, const std::string
           "10", "--log-freq", "1", "--threads", "2"};
 }
 
-bool same_parameters(const std::string& a, const std::string& b) {
-  const auto first = model::read_model_file(a), second = model::read_model_file(b);
-  const auto pa = first.model->parameters().all(), pb = second.model->parameters().all();
-  for (std::size_t i = 0; i < pa.size(); ++i) {
-    if (std::memcmp(pa[i]->value.data(), pb[i]->value.data(), pa[i]->value.size() * sizeof(float)) != 0) return false;
-  }
-  return pa.size() == pb.size();
-}
+bool same_parameters(const std::string& a, const std::string& b) { return rt::parameter_difference(a, b).empty(); }
 
 void interrupt_and_resume(int signal) {
   rt::TempDir dir;
