@@ -15,6 +15,7 @@
 #include "util/error.h"
 
 using namespace rnnsearch;
+namespace rt = rnnsearch::testing;
 
 namespace {
 
@@ -31,15 +32,6 @@ data::SourceProfile english_profile() {
   data::ProfileBuilder builder;
   for (const auto& line : kEnglish) builder.add_line(line);
   return builder.build("train.en");
-}
-
-std::string error_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const util::Error& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 data::NgramTable table(std::vector<std::uint64_t> keys, std::vector<std::uint32_t> counts) {
@@ -114,26 +106,26 @@ BOOST_AUTO_TEST_CASE(refuses_tables_it_could_not_have_written) {
   };
   const auto good1 = table({'a'}, {1}), good2 = table({('a' << 21) | 'a'}, {1});
   const auto good3 = table({(std::uint64_t{'a'} << 42) | ('a' << 21) | 'a'}, {1});
-  BOOST_TEST(error_of(make(good1, good2, good3, 1.0)) == "no error");
-  BOOST_TEST(error_of(make(table({'a', 'b'}, {1}), good2, good3, 1.0)) ==
+  BOOST_TEST(rt::error_message(make(good1, good2, good3, 1.0)) == "no error");
+  BOOST_TEST(rt::error_message(make(table({'a', 'b'}, {1}), good2, good3, 1.0)) ==
              "m.bin: damaged: the source profile's 1-gram table has 2 keys and 1 counts");
-  BOOST_TEST(error_of(make(table({'b', 'a'}, {1, 1}), good2, good3, 1.0)) ==
+  BOOST_TEST(rt::error_message(make(table({'b', 'a'}, {1, 1}), good2, good3, 1.0)) ==
              "m.bin: damaged: the source profile's 1-gram table has its keys out of order or out of range at entry 1");
-  BOOST_TEST(error_of(make(table({std::uint64_t{1} << 21}, {1}), good2, good3, 1.0)) ==
+  BOOST_TEST(rt::error_message(make(table({std::uint64_t{1} << 21}, {1}), good2, good3, 1.0)) ==
              "m.bin: damaged: the source profile's 1-gram table has its keys out of order or out of range at entry 0");
-  BOOST_TEST(error_of(make(good1, good2, table({7}, {0}), 1.0)) ==
+  BOOST_TEST(rt::error_message(make(good1, good2, table({7}, {0}), 1.0)) ==
              "m.bin: damaged: the source profile's 3-gram table has a count of 0 at entry 0");
   std::vector<std::uint64_t> keys(data::SourceProfile::kMaxEntries[1] + 1);
   for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = i + 1;
-  BOOST_TEST(error_of(make(good1, table(keys, std::vector<std::uint32_t>(keys.size(), 1)), good3, 1.0)) ==
+  BOOST_TEST(rt::error_message(make(good1, table(keys, std::vector<std::uint32_t>(keys.size(), 1)), good3, 1.0)) ==
              "m.bin: damaged: the source profile's 2-gram table has 4097 entries, more than 4096");
-  BOOST_TEST(error_of(make(good1, {}, good3, 1.0)) ==
+  BOOST_TEST(rt::error_message(make(good1, {}, good3, 1.0)) ==
              "m.bin: damaged: the source profile has some of its tables empty, not all");
-  BOOST_TEST(error_of(make(good1, good2, good3, std::numeric_limits<double>::quiet_NaN())) ==
+  BOOST_TEST(rt::error_message(make(good1, good2, good3, std::numeric_limits<double>::quiet_NaN())) ==
              "m.bin: damaged: the source profile's own cross-entropy is nan bits per character");
-  BOOST_TEST(error_of(make(good1, good2, good3, 1.0, 1.5)) ==
+  BOOST_TEST(rt::error_message(make(good1, good2, good3, 1.0, 1.5)) ==
              "m.bin: damaged: the source profile's share of split words is 1.5");
-  BOOST_TEST(error_of(make({}, {}, {}, 0.0, 0.0)) == "no error");  // no profile
+  BOOST_TEST(rt::error_message(make({}, {}, {}, 0.0, 0.0)) == "no error");  // no profile
 }
 
 BOOST_AUTO_TEST_CASE(warns_for_another_language_and_not_for_its_own) {
