@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The study's table rows for whole-corpus alignments whose last lines are the gold dev then
-# test sentences (as hansards-align appends them): dev AER, then test precision, recall
-# and AER, against the gold links of each.
+# test sentences (as hansards-align appends them), in both protocols of the WPT-2003 set:
+# lilt's (most papers since): dev AER on the dev file, then test precision, recall and AER
+# on the whole test file; then Liang, Taskar and Klein's (2006): dev AER on the dev file
+# with the first 100 test sentences (137 for WPT-2003), then test precision, recall and AER
+# on the rest (the last 347). Columns 2-5 are the first protocol, 6-9 the second ("-" when
+# the test file has no more than 100 sentences).
 #
 #   alignment-scores.sh -d dev.gold -t test.gold NAME=FILE...
 #
@@ -26,17 +30,37 @@ sentences() { awk 'NF == 4 && $4 ~ /^[SP]$/ {n = $1 + 0 > n ? $1 + 0 : n; task =
 dev_lines=$(sentences "$dev_gold")
 test_lines=$(sentences "$test_gold")
 
-# score GOLD: "precision recall AER" of the alignments on stdin.
-score() { "$ALIGN" eval -q -g "$1" -a /dev/stdin | awk '/^precision/ {p = $2} /^recall/ {r = $2} /^AER/ {a = $2}
-                                                    END {print p, r, a}'; }
-printf '%-58s %8s %8s %8s %8s\n' "alignment" "dev AER" "test P" "test R" "test AER"
+# counts GOLD FILE [RANGE]: "links sure matching-sure matching-possible" of FILE against GOLD
+# (nmt-align eval --sentences RANGE).
+counts() {
+  "$ALIGN" eval -q -g "$1" -a "$2" ${3:+--sentences "$3"} |
+    awk '/^links/ {gsub(",", ""); print $2, $4, $7, $10}'
+}
+# scores COUNTS...: "precision recall AER" of the summed counts, as nmt-align eval prints them.
+scores() {
+  awk '{for (i = 1; i <= NF; i += 4) {a += $i; s += $(i + 1); ms += $(i + 2); mp += $(i + 3)}}
+       END {printf "%.4f %.4f %.4f\n", a ? mp / a : 0, s ? ms / s : 0, a + s ? 1 - (ms + mp) / (a + s) : 1}' <<< "$*"
+}
+liang_dev=100  # the test sentences Liang et al. tune on, with the dev file
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '%-58s %8s %8s %8s %8s %8s %8s %8s %8s\n' "alignment" "dev AER" "test P" "test R" "test AER" \
+  "L dev" "L test P" "L test R" "L AER"
 for pair in "$@"; do
   name=${pair%%=*} file=${pair#*=}
   need_file file "$file"
   [ "$(wc -l < "$file")" -ge $((dev_lines + test_lines)) ] ||
     { echo "alignment-scores.sh: $file has fewer lines than the $((dev_lines + test_lines)) gold sentences" >&2; exit 1; }
   # sed, not head: head would leave tail writing to a closed pipe (SIGPIPE under pipefail).
-  dev=($(tail -n $((dev_lines + test_lines)) "$file" | sed -n "1,${dev_lines}p" | score "$dev_gold"))
-  test=($(tail -n "$test_lines" "$file" | score "$test_gold"))
-  printf '%-58s %8s %8s %8s %8s\n' "$name" "${dev[2]}" "${test[0]}" "${test[1]}" "${test[2]}"
+  tail -n $((dev_lines + test_lines)) "$file" | sed -n "1,${dev_lines}p" > "$work/dev"
+  tail -n "$test_lines" "$file" > "$work/test"
+  dev_counts=$(counts "$dev_gold" "$work/dev")
+  dev=($(scores "$dev_counts"))
+  test=($(scores "$(counts "$test_gold" "$work/test")"))
+  liang=(- - - -)
+  if [ "$test_lines" -gt "$liang_dev" ]; then
+    liang_dev_scores=($(scores "$dev_counts" "$(counts "$test_gold" "$work/test" "1-$liang_dev")"))
+    liang=("${liang_dev_scores[2]}" $(scores "$(counts "$test_gold" "$work/test" "$((liang_dev + 1))-$test_lines")"))
+  fi
+  printf '%-58s %8s %8s %8s %8s %8s %8s %8s %8s\n' "$name" "${dev[2]}" "${test[0]}" "${test[1]}" "${test[2]}" "${liang[@]}"
 done

@@ -1,5 +1,6 @@
 #include "align/eval_files.h"
 
+#include <string>
 #include <vector>
 
 #include "align/gold_file.h"
@@ -10,6 +11,14 @@
 namespace rnnsearch::align {
 
 namespace {
+
+void check_range_fits(const EvalFilesOptions& options, std::size_t sentences) {
+  if (options.last_sentence > sentences) {
+    throw util::Error("--sentences " + std::to_string(options.first_sentence) + "-" +
+                      std::to_string(options.last_sentence) + ": " + options.gold + " and " + options.alignment +
+                      " have " + std::to_string(sentences) + (sentences == 1 ? " sentence" : " sentences"));
+  }
+}
 
 // Reads `gold` up to its first non-blank line into `head`; true when that line starts a
 // shared-task file (the format is told by it).
@@ -25,6 +34,7 @@ bool read_gold_head(util::LineReader& gold, std::vector<std::string>& head) {
 AlignmentScores score_pharaoh(util::LineReader& gold, const std::vector<std::string>& head,
                               const EvalFilesOptions& options) {
   AlignmentScores scores;
+  std::size_t sentences = 0;
   util::LineReader hypothesis_reader(options.alignment);
   std::string g, h;
   std::size_t next_of_head = 0;
@@ -34,8 +44,11 @@ AlignmentScores score_pharaoh(util::LineReader& gold, const std::vector<std::str
     if (more_g != more_h) util::throw_unaligned(gold, hypothesis_reader);
     if (!more_g) break;
     const auto gold_links = data::parse_gold(g, options.gold, line);
-    scores.add(data::parse_pharaoh(h, options.alignment, line), gold_links);
+    const auto links = data::parse_pharaoh(h, options.alignment, line);
+    if (options.scores_sentence(line)) scores.add(links, gold_links);
+    sentences = line;
   }
+  check_range_fits(options, sentences);
   return scores;
 }
 
@@ -64,7 +77,11 @@ AlignmentScores score_shared_task(util::LineReader& gold, std::vector<std::strin
                                     gold_file.shared_task_format ? "sentence" : "line");
   }
   AlignmentScores scores;
-  for (std::size_t i = 0; i < g.size(); ++i) scores.add(data::parse_pharaoh(h[i], options.alignment, i + 1), g[i]);
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const auto links = data::parse_pharaoh(h[i], options.alignment, i + 1);
+    if (options.scores_sentence(i + 1)) scores.add(links, g[i]);
+  }
+  check_range_fits(options, g.size());
   return scores;
 }
 
@@ -72,6 +89,25 @@ AlignmentScores score_shared_task(util::LineReader& gold, std::vector<std::strin
 
 void EvalFilesOptions::validate() const {
   if (gold.empty() || alignment.empty()) throw util::UsageError("-g GOLD and -a ALIGNMENT are required");
+  if ((first_sentence == 0) != (last_sentence == 0) || first_sentence > last_sentence) {
+    throw util::UsageError("--sentences must be FIRST-LAST with 1 <= FIRST <= LAST, got " +
+                           std::to_string(first_sentence) + "-" + std::to_string(last_sentence));
+  }
+}
+
+void parse_sentence_range(const std::string& text, EvalFilesOptions& options) {
+  const auto bad = [&] {
+    return util::UsageError("--sentences must be FIRST-LAST with 1 <= FIRST <= LAST, got '" + text + "'");
+  };
+  const std::size_t dash = text.find('-');
+  const auto number = [&](const std::string& digits) {
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) throw bad();
+    return static_cast<std::size_t>(std::stoul(digits));
+  };
+  if (dash == std::string::npos) throw bad();
+  options.first_sentence = number(text.substr(0, dash));
+  options.last_sentence = number(text.substr(dash + 1));
+  if (options.first_sentence == 0 || options.first_sentence > options.last_sentence) throw bad();
 }
 
 AlignmentScores eval_files(const EvalFilesOptions& options, const Notes& notes) {

@@ -141,6 +141,29 @@ BOOST_AUTO_TEST_CASE(eval_scores_and_tells_what_it_left_out) {
   BOOST_TEST(notes == expected, boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(eval_scores_a_range_of_sentences) {
+  rt::TempDir dir;
+  align::EvalFilesOptions options;
+  // Sentence 1: one sure link found; 2: one found of two; 3: a wrong link.
+  const std::string gold_text = "0001 1 1 S\n0002 1 1 S\n0002 2 2 S\n0003 1 1 S\n";
+  options.alignment = dir.write("hyp", "0-0\n0-0\n1-0\n");
+  for (const std::string& gold : {dir.write("gold.wa", gold_text), dir.write("gold.pharaoh", "0-0\n0-0 1-1\n0-0\n")}) {
+    options.gold = gold;
+    align::parse_sentence_range("2-3", options);
+    BOOST_TEST(align::scores_report(align::eval_files(options)) ==
+               "precision 0.5000\nrecall 0.3333\nAER 0.6000\nlinks 2, sure 3, matching sure 1, matching possible 1\n");
+    align::parse_sentence_range("1-1", options);
+    BOOST_TEST(align::eval_files(options).aer() == 0.0);
+    align::parse_sentence_range("2-4", options);
+    BOOST_TEST(rt::error_message([&] { align::eval_files(options); }) ==
+               "--sentences 2-4: " + gold + " and " + options.alignment + " have 3 sentences");
+  }
+  for (const std::string bad : {"0-3", "3-2", "7", "-3", "1-", "a-b", "1-2-3"}) {
+    BOOST_TEST(usage_message([&] { align::parse_sentence_range(bad, options); }) ==
+               "--sentences must be FIRST-LAST with 1 <= FIRST <= LAST, got '" + bad + "'");
+  }
+}
+
 BOOST_AUTO_TEST_CASE(ibm2_writes_links_and_tells_each_iteration) {
   rt::TempDir dir;
   align::Ibm2FilesOptions options;
