@@ -33,7 +33,7 @@ const util::ToolInfo kTool{
     "       nmt-align ibm2 -s SOURCE -t TARGET [--reverse] [-o FILE] [--save-table T | --load-table T]\n"
     "       nmt-align hmm -s SOURCE -t TARGET [--links forward|reverse|agreed] [-o FILE]\n"
     "                     [--save-params P | --load-params P]\n"
-    "       nmt-align eval -g GOLD -a ALIGNMENT\n"
+    "       nmt-align eval -g GOLD -a ALIGNMENT [--sentences FIRST-LAST]\n"
     "       nmt-align heatmap -m MODEL -s SOURCE -t TARGET [--lines 1,5] [--merge words] [-o attention.svg]\n"
     "Alignments are Pharaoh 'i-j' pairs, source index first, 0-based, one line per sentence pair.\n",
     ""};
@@ -155,20 +155,31 @@ void hmm(const std::vector<std::string>& args) {
       ("output,o", util::defaulted(&cfg.output), "links, source index first (- = stdout)")
       ("links",
        po::value(&links)->value_name("KIND")->notifier([](const std::string& kind) { align::parse_hmm_links(kind); }),
-       "forward (each target word's sources; the default), reverse (each source word's targets) or agreed (both "
-       "directions')")
+       "forward (each target word's sources; the default), reverse (each source word's targets), agreed (both "
+       "directions': the product of their posteriors) or average (the mean of their posteriors)")
       ("reverse,r", po::bool_switch(&reverse), "the same as --links reverse; links still source first")
       ("decode", util::enum_value(&model.decoding, "posterior", align::parse_hmm_decoding),
        "posterior (links whose posterior reaches --threshold; agreed: the product of both directions') or viterbi "
        "(the best path; agreed: both paths' intersection)")
       ("threshold", util::defaulted(&model.threshold), "the posterior a link needs (--decode posterior)")
+      ("competitive", po::bool_switch(&model.competitive),
+       "--decode posterior: keep only the unbroken run of links around each word's best one (competitive "
+       "thresholding)")
       ("model1-iterations", util::defaulted(&model.model1_iterations), "IBM Model 1 EM iterations first")
       ("hmm-iterations", util::defaulted(&model.hmm_iterations), "HMM EM iterations after them (0: Model 1 links)")
       ("no-agreement", po::bool_switch()->notifier([&model](bool alone) { model.agreement = !alone; }),
        "train the two directions each alone, not by agreement")
+      ("agreement-empty", util::enum_value(&model.agreement_empty, "product", align::parse_hmm_agreement_empty),
+       "by agreement, a word's empty-word count: product (what the products of both directions' link posteriors "
+       "leave) or own (its own direction's empty-word posterior)")
       ("jump-width", util::defaulted(&model.jump_width), "jump classes either side; wider jumps share the last")
       ("p-empty", po::value(&model.p_empty)->default_value(model.p_empty, "0.2"),
-       "the empty word's starting probability (learned in the HMM iterations)")
+       "the empty word's probability (with --p-empty-mode learned, its starting value)")
+      ("p-empty-mode", util::enum_value(&model.p_empty_mode, "learned", align::parse_p_empty_mode),
+       "learned (re-estimated by each HMM iteration), fixed (--p-empty throughout) or by-length (1 / (I + 1) for a "
+       "sentence of I conditioning words)")
+      ("alpha", po::value(&model.alpha)->default_value(model.alpha, "0"),
+       "Dirichlet prior on the translation tables, variational Bayes (0 = maximum likelihood)")
       ("cache-mb", util::defaulted(&model.index_cache_mb),
        "memory (MiB) for the table positions of the first pairs, found once instead of every iteration")
       ("save-params", po::value(&cfg.save_params), "write the trained model (both directions) to this file")
@@ -196,7 +207,11 @@ void eval(const std::vector<std::string>& args) {
       ("gold,g", po::value(&cfg.gold),
        "gold alignments (required): Pharaoh lines with i-j sure and i?j possible links, or the shared-task "
        "format 'SENT SRC_POS TGT_POS [S|P]', 1-based")
-      ("alignment,a", po::value(&cfg.alignment), "alignments to score, line-aligned with the gold file (required)");
+      ("alignment,a", po::value(&cfg.alignment), "alignments to score, line-aligned with the gold file (required)")
+      ("sentences", po::value<std::string>()->value_name("FIRST-LAST")->notifier([&cfg](const std::string& range) {
+         align::parse_sentence_range(range, cfg);
+       }),
+       "score only these sentences (1-based, inclusive), e.g. 101-447 for the last 347 of the WPT-2003 test set");
   if (parse(args, options, common)) return;
   std::fputs(align::scores_report(align::eval_files(cfg, tools::stderr_notes(common, "nmt-align: "))).c_str(), stdout);
 }

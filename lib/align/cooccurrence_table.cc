@@ -1,7 +1,9 @@
 #include "align/cooccurrence_table.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "align/digamma.h"
 #include "util/parallel.h"
 
 namespace rnnsearch::align {
@@ -95,11 +97,18 @@ std::size_t CooccurrenceTable::find(std::size_t row, std::int32_t f) const {
   return at != end && *at == f ? static_cast<std::size_t>(at - columns_.begin()) : size();
 }
 
-void CooccurrenceTable::normalize() {
+void CooccurrenceTable::normalize(double alpha) {
   for (std::size_t r = 0; r + 1 < row_begin_.size(); ++r) {
     double total = 0.0;
     for (std::size_t at = row_begin_[r]; at < row_begin_[r + 1]; ++at) total += counts_[at];
-    if (total > 0.0) {
+    if (total > 0.0 && alpha > 0.0) {
+      const double entries = static_cast<double>(row_begin_[r + 1] - row_begin_[r]);
+      const double digamma_total = digamma(total + alpha * entries);
+      for (std::size_t at = row_begin_[r]; at < row_begin_[r + 1]; ++at) {
+        const double p = std::exp(digamma(counts_[at] + alpha) - digamma_total);
+        probabilities_[at] = std::max(kAbsentProbability, static_cast<float>(p));
+      }
+    } else if (total > 0.0) {
       for (std::size_t at = row_begin_[r]; at < row_begin_[r + 1]; ++at) {
         probabilities_[at] = std::max(kAbsentProbability, static_cast<float>(counts_[at] / total));
       }

@@ -43,8 +43,9 @@ class CooccurrenceTable {
   void fill(float p) { std::fill(probabilities_.begin(), probabilities_.end(), p); }
   void add(std::size_t at, double count) { counts_[at] += count; }
   // Counts to probabilities, row by row (each at least kAbsentProbability); counts start again
-  // at 0. A row without counts keeps its probabilities.
-  void normalize();
+  // at 0. A row without counts keeps its probabilities. With alpha > 0, the variational-Bayes
+  // estimate under a symmetric Dirichlet prior over the row's entries (align/digamma.h).
+  void normalize(double alpha = 0.0);
 
   std::size_t row_begin(std::size_t row) const { return row_begin_[row]; }
   std::size_t row_end(std::size_t row) const { return row_begin_[row + 1]; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "align/posterior_links.h"
 #include "util/error.h"
 #include "util/option_range.h"
 #include "util/parallel.h"
@@ -19,7 +20,21 @@ HmmLinks parse_hmm_links(const std::string& name) {
   if (name == "forward") return HmmLinks::kForward;
   if (name == "reverse") return HmmLinks::kReverse;
   if (name == "agreed") return HmmLinks::kAgreed;
-  throw util::UsageError("--links must be forward, reverse or agreed, got '" + name + "'");
+  if (name == "average") return HmmLinks::kAverage;
+  throw util::UsageError("--links must be forward, reverse, agreed or average, got '" + name + "'");
+}
+
+HmmAgreementEmpty parse_hmm_agreement_empty(const std::string& name) {
+  if (name == "product") return HmmAgreementEmpty::kProduct;
+  if (name == "own") return HmmAgreementEmpty::kOwn;
+  throw util::UsageError("--agreement-empty must be product or own, got '" + name + "'");
+}
+
+PEmptyMode parse_p_empty_mode(const std::string& name) {
+  if (name == "learned") return PEmptyMode::kLearned;
+  if (name == "fixed") return PEmptyMode::kFixed;
+  if (name == "by-length") return PEmptyMode::kByLength;
+  throw util::UsageError("--p-empty-mode must be learned, fixed or by-length, got '" + name + "'");
 }
 
 void HmmOptions::validate() const {
@@ -30,6 +45,7 @@ void HmmOptions::validate() const {
   }
   util::check_range("jump-width", jump_width, 1, 100);
   util::check_range("p-empty", p_empty, 0.001, 0.9);
+  util::check_range("alpha", alpha, 0.0, 100.0);
   util::check_range("threshold", threshold, 0.0, 1.0);
   util::check_range("threads", threads, 1, 1024);
   util::check_range<std::size_t>("cache-mb", index_cache_mb, 0, std::size_t{1} << 30);
@@ -261,7 +277,8 @@ void BlockPass::fill_emissions(int d, std::size_t s, HmmPair& pair) {
 
 void BlockPass::compute_pair(std::size_t s, HmmPair (&work)[2]) {
   const bool hmm = kind_ == PassKind::kHmm || (kind_ == PassKind::kDecode && model_.hmm);
-  const bool need_both = kind_ != PassKind::kDecode || options_.links == HmmLinks::kAgreed;
+  const bool need_both = kind_ != PassKind::kDecode || options_.links == HmmLinks::kAgreed ||
+                         options_.links == HmmLinks::kAverage;
   for (int d = 0; d < 2; ++d) {
     if (!need_both && (d == kForward) != (options_.links == HmmLinks::kForward)) continue;
     fill_emissions(d, s, work[d]);
@@ -291,6 +308,7 @@ void BlockPass::count(std::size_t s, HmmPair (&work)[2]) {
     std::copy(rev.posterior.begin(), rev.posterior.end(), reverse);
   } else {
     // forward[j][i] and reverse[i][j] (rows j of I + 1, rows i of J + 1, column 0 the empty word).
+    const bool own_empty = options_.agreement_empty == HmmAgreementEmpty::kOwn;
     const auto fwd_width = static_cast<std::size_t>(n + 1), rev_width = static_cast<std::size_t>(m + 1);
     for (int i = 1; i <= n; ++i) reverse[static_cast<std::size_t>(i - 1) * rev_width] = 1.0F;
     for (int j = 1; j <= m; ++j) {
@@ -305,11 +323,11 @@ void BlockPass::count(std::size_t s, HmmPair (&work)[2]) {
         rest -= both;
         reverse[static_cast<std::size_t>(i - 1) * rev_width] -= both;
       }
-      row[0] = std::max(0.0F, rest);
+      row[0] = own_empty ? posterior[0] : std::max(0.0F, rest);
     }
     for (int i = 1; i <= n; ++i) {
       float& rest = reverse[static_cast<std::size_t>(i - 1) * rev_width];
-      rest = std::max(0.0F, rest);
+      rest = own_empty ? rev.posterior[static_cast<std::size_t>(i - 1) * rev_width] : std::max(0.0F, rest);
     }
   }
   for (int d = 0; d < 2 && kind_ == PassKind::kHmm; ++d) {
@@ -322,10 +340,9 @@ void BlockPass::count(std::size_t s, HmmPair (&work)[2]) {
   }
 }
 
-// grid[i * J + j] = 1 for the links (i, j) of direction d (0-based words of each side).
-// Viterbi without the HMM (Model 1) is each word's most probable source.
-void mark_links(const HmmPair& pair, const JumpModel* jumps, bool reverse, const HmmOptions& options,
-                std::vector<char>& grid) {
+// ++grid[i * J + j] for the links (i, j) of the direction's best path (0-based words of each
+// side). Viterbi without the HMM (Model 1) is each word's most probable source.
+void mark_links(const HmmPair& pair, const JumpModel* jumps, bool reverse, std::vector<char>& grid) {
   // The pair's states are the source words forward, the target words reverse.
   const int states = pair.source_length, emitted = pair.target_length;
   const auto mark = [&](int state, int word) {
@@ -333,53 +350,55 @@ void mark_links(const HmmPair& pair, const JumpModel* jumps, bool reverse, const
     const int words_j = reverse ? states : emitted;
     ++grid[static_cast<std::size_t>(i) * static_cast<std::size_t>(words_j) + static_cast<std::size_t>(j)];
   };
-  if (options.decoding == HmmDecoding::kViterbi) {
-    std::vector<int> path;
-    if (jumps != nullptr) {
-      path = hmm_viterbi(*jumps, pair);
-    } else {
-      for (int w = 0; w < emitted; ++w) {
-        const auto row = pair.posterior.begin() + static_cast<std::ptrdiff_t>(w) * (states + 1);
-        path.push_back(static_cast<int>(std::max_element(row, row + states + 1) - row));
-      }
-    }
+  std::vector<int> path;
+  if (jumps != nullptr) {
+    path = hmm_viterbi(*jumps, pair);
+  } else {
     for (int w = 0; w < emitted; ++w) {
-      if (path[static_cast<std::size_t>(w)] > 0) mark(path[static_cast<std::size_t>(w)] - 1, w);
+      const auto row = pair.posterior.begin() + static_cast<std::ptrdiff_t>(w) * (states + 1);
+      path.push_back(static_cast<int>(std::max_element(row, row + states + 1) - row));
     }
-    return;
   }
   for (int w = 0; w < emitted; ++w) {
-    const float* row = pair.posterior.data() + static_cast<std::size_t>(w) * static_cast<std::size_t>(states + 1);
-    for (int state = 1; state <= states; ++state) {
-      if (row[state] >= options.threshold) mark(state - 1, w);
-    }
+    if (path[static_cast<std::size_t>(w)] > 0) mark(path[static_cast<std::size_t>(w)] - 1, w);
   }
 }
 
 data::Alignment BlockPass::read_links(std::size_t s, HmmPair (&work)[2]) const {
   const HmmPair& fwd = work[kForward];
+  const HmmPair& rev = work[kReverse];
   const auto n = static_cast<int>(directions_.conditioning[kForward].length(begin_ + s));
   const auto m = static_cast<int>(directions_.generated[kForward].length(begin_ + s));
-  std::vector<char> grid(static_cast<std::size_t>(n) * static_cast<std::size_t>(m), 0);  // [i][j]
-  int needed = 1;
-  if (options_.links == HmmLinks::kAgreed && options_.decoding == HmmDecoding::kPosterior) {
-    const HmmPair& rev = work[kReverse];
+  const auto cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(m);
+  if (options_.decoding == HmmDecoding::kPosterior) {
+    // score[i][j]: the chosen direction's posterior of the link, or both directions' product
+    // or mean.
+    std::vector<float> score(cells);
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < m; ++j) {
-        const float both = fwd.posterior[static_cast<std::size_t>(j) * static_cast<std::size_t>(n + 1) +
-                                         static_cast<std::size_t>(i + 1)] *
-                           rev.posterior[static_cast<std::size_t>(i) * static_cast<std::size_t>(m + 1) +
-                                         static_cast<std::size_t>(j + 1)];
-        grid[static_cast<std::size_t>(i * m + j)] = both >= options_.threshold ? 1 : 0;
+        const float forward = options_.links == HmmLinks::kReverse ? 0.0F
+                              : fwd.posterior[static_cast<std::size_t>(j) * static_cast<std::size_t>(n + 1) +
+                                              static_cast<std::size_t>(i + 1)];
+        const float reverse = options_.links == HmmLinks::kForward ? 0.0F
+                              : rev.posterior[static_cast<std::size_t>(i) * static_cast<std::size_t>(m + 1) +
+                                              static_cast<std::size_t>(j + 1)];
+        float& cell = score[static_cast<std::size_t>(i * m + j)];
+        switch (options_.links) {
+          case HmmLinks::kForward: cell = forward; break;
+          case HmmLinks::kReverse: cell = reverse; break;
+          case HmmLinks::kAgreed: cell = forward * reverse; break;
+          case HmmLinks::kAverage: cell = 0.5F * (forward + reverse); break;
+        }
       }
     }
-  } else {
-    const JumpModel* forward_jumps = model_.hmm ? &model_.forward.jumps : nullptr;
-    const JumpModel* reverse_jumps = model_.hmm ? &model_.reverse.jumps : nullptr;
-    if (options_.links != HmmLinks::kReverse) mark_links(fwd, forward_jumps, false, options_, grid);
-    if (options_.links != HmmLinks::kForward) mark_links(work[kReverse], reverse_jumps, true, options_, grid);
-    if (options_.links == HmmLinks::kAgreed) needed = 2;  // Viterbi: the intersection
+    return posterior_links(score, n, m, static_cast<float>(options_.threshold), options_.competitive);
   }
+  std::vector<char> grid(cells, 0);  // [i][j]: how many directions' paths hold the link
+  const JumpModel* forward_jumps = model_.hmm ? &model_.forward.jumps : nullptr;
+  const JumpModel* reverse_jumps = model_.hmm ? &model_.reverse.jumps : nullptr;
+  if (options_.links != HmmLinks::kReverse) mark_links(fwd, forward_jumps, false, grid);
+  if (options_.links != HmmLinks::kForward) mark_links(rev, reverse_jumps, true, grid);
+  const int needed = options_.links == HmmLinks::kAgreed ? 2 : 1;  // agreed: the intersection
   data::Alignment links;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < m; ++j) {
@@ -397,6 +416,7 @@ HmmIteration run_pass(const Directions& directions, const HmmModel& model, HmmMo
   iteration.hmm = kind == PassKind::kHmm;
   iteration.forward_p_empty = model.forward.jumps.p_empty;
   iteration.reverse_p_empty = model.reverse.jumps.p_empty;
+  iteration.p_empty_by_length = model.forward.jumps.p_empty_mode == PEmptyMode::kByLength;
   BlockPass pass(directions, model, learner, cache, options, kind);
   for (int d = 0; d < 2; ++d) jump_totals[d].assign(pass.jump_stride(), 0.0);
   const std::size_t pairs = directions.generated[kForward].sentences();
@@ -428,7 +448,7 @@ void update_jumps(JumpModel& jumps, const std::vector<double>& totals) {
   total += floor * static_cast<double>(classes);
   for (std::size_t c = 0; c < classes; ++c) jumps.weight[c] = (rate[c] + floor) / total;
   const double words = totals[2 * classes + 1];
-  if (words > 0.0) jumps.p_empty = std::clamp(totals[2 * classes] / words, 0.001, 0.9);
+  if (words > 0.0 && jumps.p_empty_mode == PEmptyMode::kLearned) jumps.p_empty = std::clamp(totals[2 * classes] / words, 0.001, 0.9);
 }
 
 }  // namespace
@@ -439,7 +459,7 @@ HmmModel hmm_start_model(const Ibm2Corpus& corpus, const HmmOptions& options) {
   model.hmm = options.hmm_iterations > 0;
   for (int d = 0; d < 2; ++d) {
     HmmDirection& direction = d == kForward ? model.forward : model.reverse;
-    direction.jumps = JumpModel::uniform(options.jump_width, options.p_empty);
+    direction.jumps = JumpModel::uniform(options.jump_width, options.p_empty, options.p_empty_mode);
     direction.table = CooccurrenceTable(directions.conditioning[d], directions.generated[d], options.threads);
     if (direction.table.size() > UINT32_MAX) throw util::Error("nmt-align hmm: more than 2^32 co-occurring word pairs");
   }
@@ -458,8 +478,11 @@ std::vector<HmmIteration> hmm_train(const Ibm2Corpus& corpus, const HmmOptions& 
   for (int iteration = 0; iteration < options.model1_iterations + options.hmm_iterations; ++iteration) {
     const PassKind kind = iteration < options.model1_iterations ? PassKind::kModel1 : PassKind::kHmm;
     iterations.push_back(run_pass(directions, model, &model, cache, options, kind, {}, progress, jump_totals));
-    model.forward.table.normalize();
-    model.reverse.table.normalize();
+    // The prior only once the HMM iterations start: Model 1's first counts are spread evenly
+    // over every co-occurring pair, and a small prior would keep only the most frequent ones.
+    const double alpha = kind == PassKind::kHmm ? options.alpha : 0.0;
+    model.forward.table.normalize(alpha);
+    model.reverse.table.normalize(alpha);
     if (kind == PassKind::kHmm) {
       update_jumps(model.forward.jumps, jump_totals[kForward]);
       update_jumps(model.reverse.jumps, jump_totals[kReverse]);

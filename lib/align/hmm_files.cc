@@ -20,7 +20,9 @@ std::string iteration_note(std::size_t number, const HmmIteration& iteration) {
   std::string note = std::string(iteration.hmm ? "hmm" : "model1") + " iteration " + std::to_string(number) +
                      ": log-likelihood forward " + util::general(iteration.forward_log_likelihood) + ", reverse " +
                      util::general(iteration.reverse_log_likelihood);
-  if (iteration.hmm) {
+  if (iteration.hmm && iteration.p_empty_by_length) {
+    note += "; p-empty 1 / (I + 1)";
+  } else if (iteration.hmm) {
     note += "; p-empty forward " + util::general(iteration.forward_p_empty) + ", reverse " +
             util::general(iteration.reverse_p_empty);
   }

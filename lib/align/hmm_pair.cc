@@ -37,7 +37,7 @@ void fill_leave(const JumpModel& jumps, const Band& band, HmmPair& pair) {
     for (int d = 1 - w; d < w; ++d) {
       if (k + d >= 1 && k + d <= n) total += band.weight[size(d + w)];
     }
-    pair.leave[size(k)] = (1.0 - jumps.p_empty) / total;
+    pair.leave[size(k)] = (1.0 - jumps.p_empty_for(n)) / total;
   }
 }
 
@@ -79,7 +79,7 @@ void forward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   pair.scratch.assign(2 * width, 0.0F);
   float* into_word = pair.scratch.data();  // into_word[i]: sum_k previous(k) P(k -> i)
   float* from = pair.scratch.data() + width;
-  const auto p_empty = static_cast<float>(jumps.p_empty);
+  const auto p_empty = static_cast<float>(jumps.p_empty_for(n));
   pair.log_likelihood = 0.0;
   for (int j = 0; j < m; ++j) {
     float* word = pair.forward_word.data() + size(j) * width;
@@ -143,7 +143,7 @@ void backward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   pair.scratch.assign(2 * width, 0.0F);
   float* ahead = pair.scratch.data();  // ahead[i] = e(j, i) backward[j][i]
   float* gathered = pair.scratch.data() + width;
-  const auto p_empty = static_cast<float>(jumps.p_empty);
+  const auto p_empty = static_cast<float>(jumps.p_empty_for(n));
   for (int j = m - 1; j > 0; --j) {
     const float* e = pair.emission.data() + size(j) * width;
     const float* next = pair.backward.data() + size(j) * width;
@@ -206,10 +206,11 @@ void count_jumps(const JumpModel& jumps, const Band& band, HmmPair& pair) {
 
 }  // namespace
 
-JumpModel JumpModel::uniform(int width, double p_empty) {
+JumpModel JumpModel::uniform(int width, double p_empty, PEmptyMode mode) {
   JumpModel model;
   model.width = width;
   model.p_empty = p_empty;
+  model.p_empty_mode = mode;
   model.weight.assign(size(2 * width + 1), 1.0 / (2 * width + 1));
   return model;
 }
@@ -272,13 +273,14 @@ void model1_posteriors(HmmPair& pair) {
 std::vector<int> hmm_viterbi(const JumpModel& jumps, const HmmPair& pair) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
+  const double p_empty = jumps.p_empty_for(n);
   // move[k][i - 1]: the transition probability, as fill_transitions computes it but in double.
   std::vector<double> move(width * size(n));
   for (int k = 0; k <= n; ++k) {
     double total = 0.0;
     for (int i = 1; i <= n; ++i) total += jumps.weight[size(jumps.jump_class(i - k))];
     for (int i = 1; i <= n; ++i) {
-      move[size(k) * size(n) + size(i - 1)] = (1.0 - jumps.p_empty) * jumps.weight[size(jumps.jump_class(i - k))] / total;
+      move[size(k) * size(n) + size(i - 1)] = (1.0 - p_empty) * jumps.weight[size(jumps.jump_class(i - k))] / total;
     }
   }
   // best[k]: the best (rescaled) probability of a path whose last word aligned is at k (k = 0:
@@ -289,7 +291,7 @@ std::vector<int> hmm_viterbi(const JumpModel& jumps, const HmmPair& pair) {
   std::vector<char> came_by_word(size(m) * width, 0);
   for (int j = 0; j < m; ++j) {
     const float* e = pair.emission.data() + size(j) * width;
-    const double stay = jumps.p_empty * e[0];
+    const double stay = p_empty * e[0];
     double largest = 0.0;
     for (int i = 0; i <= n; ++i) {
       double word = -1.0;

@@ -18,14 +18,24 @@
 
 namespace rnnsearch::align {
 
+// How the empty word's probability is set: kLearned, re-estimated by each HMM iteration from
+// its starting value; kFixed, kept at that value; kByLength, 1 / (I + 1) for I states (the
+// Berkeley aligner's nullProb = 1), so that the empty word is as likely as any one word.
+enum class PEmptyMode { kLearned, kFixed, kByLength };
+
 struct JumpModel {
   int width = 8;  // jump classes -width .. width
   double p_empty = 0.2;
+  PEmptyMode p_empty_mode = PEmptyMode::kLearned;
   std::vector<double> weight;  // 2 * width + 1 class weights, index d + width
 
   // Uniform weights for `width` classes either side.
-  static JumpModel uniform(int width, double p_empty);
+  static JumpModel uniform(int width, double p_empty, PEmptyMode mode = PEmptyMode::kLearned);
   int jump_class(int jump) const { return std::clamp(jump, -width, width) + width; }
+  // The empty word's probability in a pair of `states` conditioning words.
+  double p_empty_for(int states) const {
+    return p_empty_mode == PEmptyMode::kByLength ? 1.0 / (states + 1.0) : p_empty;
+  }
 };
 
 // One direction of one pair: its emissions in, posteriors and expected counts out. The

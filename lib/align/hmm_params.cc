@@ -18,7 +18,8 @@ namespace rnnsearch::align {
 namespace {
 
 constexpr std::string_view kMagic = "nmt-hmm-params";
-constexpr std::string_view kVersion = "2";  // 1: the same without the end line
+// 1: without the end line; 2: p-empty always a number.
+constexpr std::string_view kVersion = "3";
 constexpr const char* kDirectionNames[2] = {"forward", "reverse"};
 
 // The words of direction d's table rows (row 0 the empty word, "") and columns.
@@ -74,7 +75,7 @@ std::size_t write_direction_table(util::AtomicFileWriter& writer, const Cooccurr
 struct Header {
   bool hmm = true;
   int width = 0;
-  bool has_end = true;  // version 2: the last line is "end<TAB>LINES"
+  bool has_end = true;  // since version 2: the last line is "end<TAB>LINES"
 };
 
 // The header's version, model and jump width, or util::Error.
@@ -83,7 +84,7 @@ Header parse_header(const std::string& line, const std::string& path) {
   const double width = fields.size() == 4 && fields[3].substr(0, 11) == "jump-width="
                            ? util::parse_double(fields[3].substr(11)).value_or(0.0)
                            : 0.0;
-  if (fields.size() != 4 || fields[0] != kMagic || (fields[1] != kVersion && fields[1] != "1") ||
+  if (fields.size() != 4 || fields[0] != kMagic || (fields[1] != kVersion && fields[1] != "2" && fields[1] != "1") ||
       (fields[2] != "model=hmm" && fields[2] != "model=model1") || width < 1 || width > 100 ||
       width != static_cast<int>(width)) {
     throw util::Error(path, 1,
@@ -103,7 +104,9 @@ void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const H
   for (int d = 0; d < 2; ++d) {
     const JumpModel& jumps = d == 0 ? model.forward.jumps : model.reverse.jumps;
     const std::string name = kDirectionNames[d];
-    writer.write_line(name + "\tp-empty\t" + util::shortest_scientific(jumps.p_empty));
+    writer.write_line(name + "\tp-empty\t" +
+                      (jumps.p_empty_mode == PEmptyMode::kByLength ? std::string("by-length")
+                                                                   : util::shortest_scientific(jumps.p_empty)));
     for (int jump = -width; jump <= width; ++jump) {
       writer.write_line(name + "\tjump\t" + std::to_string(jump) + '\t' +
                         util::shortest_scientific(jumps.weight[static_cast<std::size_t>(jump + width)]));
@@ -143,7 +146,11 @@ class ParamsReader {
     const std::string_view kind = fields.size() > 1 ? fields[1] : std::string_view();
     if (d >= 0 && kind == "t" && fields.size() == 5 && !fields[3].empty()) return read_entry(d, fields, number);
     if (d >= 0 && kind == "p-empty" && fields.size() == 3) {
-      jumps(d).p_empty = number_in(fields[2], 0.0, 1.0, number);
+      if (fields[2] == "by-length") {
+        jumps(d).p_empty_mode = PEmptyMode::kByLength;
+      } else {
+        jumps(d).p_empty = number_in(fields[2], 0.0, 1.0, number);
+      }
       mark_seen(d, 0, "p-empty", number);
       return;
     }

@@ -2,14 +2,15 @@
 // The text file of a trained nmt-align hmm (--save-params, --load-params): both directions'
 // jump and empty-word parameters and translation tables, to align new sentence pairs without
 // training again. Line 1, the header:
-//   nmt-hmm-params 2 model=hmm jump-width=7          (model=model1: no HMM iteration ran)
+//   nmt-hmm-params 3 model=hmm jump-width=7          (model=model1: no HMM iteration ran)
 // then, for each direction (forward: target words given source words; reverse: the other way):
-//   forward<TAB>p-empty<TAB>0.21
+//   forward<TAB>p-empty<TAB>0.21                     (or by-length: 1 / (I + 1), --p-empty-mode)
 //   forward<TAB>jump<TAB>-7<TAB>0.0123               (one line per jump class, -width .. width)
 // then the table entries, forward's then reverse's:
 //   forward<TAB>t<TAB>e<TAB>f<TAB>t(f | e)           (e empty for the empty word)
 // by e (byte order, the empty word first), then by descending probability, then by f; and
-// last (version 2; version 1 files, without it, are read too):
+// last (since version 2; version 1 files, without it, are read too; versions 1 and 2 have
+// no by-length):
 //   end<TAB>N                                        (N: the lines before it)
 // Numbers are the shortest text that reads back as the same value, so a loaded model aligns
 // exactly as the saved one did; an entry the file does not have (a pair that never co-occurred

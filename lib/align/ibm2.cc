@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "align/digamma.h"
 #include "util/error.h"
 #include "util/option_range.h"
 #include "util/parallel.h"
@@ -47,15 +48,6 @@ double model_feature(unsigned j, unsigned m, unsigned n, double tension) {
     total += w;
   }
   return weighted / total;
-}
-
-double digamma(double x) {
-  double result = 0.0;
-  for (; x < 7.0; ++x) result -= 1.0 / x;
-  x -= 0.5;
-  const double xx = 1.0 / x, xx2 = xx * xx, xx4 = xx2 * xx2;
-  return result + std::log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2 -
-         127.0 / 30720.0 * xx4 * xx4;
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }

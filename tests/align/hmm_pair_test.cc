@@ -17,10 +17,10 @@ namespace {
 struct Case {
   JumpModel jumps;
   HmmPair pair;
-  Case(int n, int m, unsigned seed) {
+  Case(int n, int m, unsigned seed, PEmptyMode mode = PEmptyMode::kLearned) {
     std::mt19937 random(seed);
     std::uniform_real_distribution<double> uniform(0.05, 1.0);
-    jumps = JumpModel::uniform(2, 0.15);
+    jumps = JumpModel::uniform(2, 0.15, mode);
     double total = 0.0;
     for (double& w : jumps.weight) total += (w = uniform(random));
     for (double& w : jumps.weight) w /= total;
@@ -32,17 +32,19 @@ struct Case {
 // The probability of alignment `a` (a[j] in 0..I, 0 the empty word) under the model's definition.
 double alignment_probability(const Case& c, const std::vector<int>& a, std::vector<double>* jumps_taken) {
   const int n = c.pair.source_length;
+  // By length, the empty word is as likely as each of the n words.
+  const double p_empty = c.jumps.p_empty_mode == PEmptyMode::kByLength ? 1.0 / (n + 1) : c.jumps.p_empty;
   double p = 1.0;
   int last = 0;
   for (std::size_t j = 0; j < a.size(); ++j) {
     const float* e = c.pair.emission.data() + j * static_cast<std::size_t>(n + 1);
     if (a[j] == 0) {
-      p *= c.jumps.p_empty * e[0];
+      p *= p_empty * e[0];
       continue;
     }
     double total = 0.0;
     for (int i = 1; i <= n; ++i) total += c.jumps.weight[static_cast<std::size_t>(c.jumps.jump_class(i - last))];
-    p *= (1.0 - c.jumps.p_empty) * c.jumps.weight[static_cast<std::size_t>(c.jumps.jump_class(a[j] - last))] / total *
+    p *= (1.0 - p_empty) * c.jumps.weight[static_cast<std::size_t>(c.jumps.jump_class(a[j] - last))] / total *
          e[a[j]];
     if (jumps_taken != nullptr) jumps_taken->push_back(c.jumps.jump_class(a[j] - last));
     last = a[j];
@@ -67,8 +69,9 @@ void for_each_alignment(int n, int m, F&& f) {
 BOOST_AUTO_TEST_SUITE(hmm_pair)
 
 BOOST_AUTO_TEST_CASE(forward_backward_matches_enumerating_every_alignment) {
-  for (const auto& [n, m, seed] : {std::tuple{1, 1, 1U}, {3, 2, 2U}, {2, 4, 3U}, {4, 3, 4U}, {5, 4, 5U}, {3, 5, 6U}}) {
-    Case c(n, m, seed);
+  for (const auto& [n, m, seed] : {std::tuple{1, 1, 1U}, {3, 2, 2U}, {2, 4, 3U}, {4, 3, 4U}, {5, 4, 5U}, {3, 5, 6U}})
+  for (const PEmptyMode mode : {PEmptyMode::kLearned, PEmptyMode::kByLength}) {
+    Case c(n, m, seed, mode);
     double total = 0.0;
     std::vector<double> posterior(static_cast<std::size_t>(m * (n + 1)), 0.0);
     std::vector<double> jump_counts(c.jumps.weight.size(), 0.0);
@@ -82,7 +85,7 @@ BOOST_AUTO_TEST_CASE(forward_backward_matches_enumerating_every_alignment) {
       for (const int i : a) empties += i == 0 ? p : 0.0;
     });
     hmm_forward_backward(c.jumps, c.pair, true);
-    BOOST_TEST_CONTEXT("I " << n << ", J " << m) {
+    BOOST_TEST_CONTEXT("I " << n << ", J " << m << (mode == PEmptyMode::kByLength ? ", p-empty by length" : "")) {
       BOOST_TEST(c.pair.log_likelihood == std::log(total), boost::test_tools::tolerance(1e-5));
       for (std::size_t s = 0; s < posterior.size(); ++s) {
         BOOST_TEST(c.pair.posterior[s] == posterior[s] / total, boost::test_tools::tolerance(2e-4));
@@ -96,8 +99,9 @@ BOOST_AUTO_TEST_CASE(forward_backward_matches_enumerating_every_alignment) {
 }
 
 BOOST_AUTO_TEST_CASE(viterbi_finds_the_most_probable_alignment) {
-  for (const auto& [n, m, seed] : {std::tuple{1, 2, 7U}, {3, 3, 8U}, {4, 4, 9U}, {2, 5, 10U}, {5, 3, 11U}}) {
-    Case c(n, m, seed);
+  for (const auto& [n, m, seed] : {std::tuple{1, 2, 7U}, {3, 3, 8U}, {4, 4, 9U}, {2, 5, 10U}, {5, 3, 11U}})
+  for (const PEmptyMode mode : {PEmptyMode::kLearned, PEmptyMode::kByLength}) {
+    Case c(n, m, seed, mode);
     double best = -1.0;
     std::vector<int> best_alignment;
     for_each_alignment(n, m, [&](const std::vector<int>& a) {
@@ -107,7 +111,7 @@ BOOST_AUTO_TEST_CASE(viterbi_finds_the_most_probable_alignment) {
         best_alignment = a;
       }
     });
-    BOOST_TEST_CONTEXT("I " << n << ", J " << m) {
+    BOOST_TEST_CONTEXT("I " << n << ", J " << m << (mode == PEmptyMode::kByLength ? ", p-empty by length" : "")) {
       const std::vector<int> found = hmm_viterbi(c.jumps, c.pair);
       BOOST_TEST(alignment_probability(c, found, nullptr) == best, boost::test_tools::tolerance(1e-9));
       BOOST_TEST(found == best_alignment, boost::test_tools::per_element());

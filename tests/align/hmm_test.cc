@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -91,10 +92,15 @@ std::vector<std::vector<double>> model1_posteriors(const align::CooccurrenceTabl
 
 using Counts = std::map<std::pair<std::size_t, std::int32_t>, double>;  // (row, column) of a table
 
+// How one E-step counts: each direction alone, or by agreement with a word's empty-word count
+// what the products leave of 1, or its own direction's empty-word posterior.
+enum class Counting { kAlone, kAgreedProduct, kAgreedOwnEmpty };
+
 // The expected counts of one Model 1 E-step over `corpus` under `start`: each direction's own
-// posteriors, or with agreement the product of both directions' (the empty word's count of a
-// generated word being what the products leave of 1).
-void model1_counts(const align::Ibm2Corpus& corpus, const align::HmmModel& start, bool agreement, Counts (&counts)[2]) {
+// posteriors, or with agreement the product of both directions' (the empty word's count as
+// `counting` says).
+void model1_counts(const align::Ibm2Corpus& corpus, const align::HmmModel& start, Counting counting, Counts (&counts)[2]) {
+  const bool agreement = counting != Counting::kAlone, own_empty = counting == Counting::kAgreedOwnEmpty;
   for (std::size_t k = 0; k < corpus.size(); ++k) {
     const std::vector<std::int32_t> s(corpus.source.begin() + static_cast<std::ptrdiff_t>(corpus.source_begin[k]),
                                       corpus.source.begin() + static_cast<std::ptrdiff_t>(corpus.source_begin[k + 1]));
@@ -116,10 +122,22 @@ void model1_counts(const align::Ibm2Corpus& corpus, const align::HmmModel& start
         rest -= both;
         reverse_rest[i] -= both;
       }
-      counts[0][{0, t[j]}] += agreement ? std::max(0.0, rest) : fwd[j][0];
+      counts[0][{0, t[j]}] += agreement && !own_empty ? std::max(0.0, rest) : fwd[j][0];
     }
-    for (std::size_t i = 0; i < s.size(); ++i) counts[1][{0, s[i]}] += agreement ? std::max(0.0, reverse_rest[i]) : rev[i][0];
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      counts[1][{0, s[i]}] += agreement && !own_empty ? std::max(0.0, reverse_rest[i]) : rev[i][0];
+    }
   }
+}
+
+// The digamma function by its series psi(x) = -gamma + sum_{k >= 0} (1 / (k + 1) - 1 / (k + x)),
+// summed far enough for 1e-9 (the tail's terms shrink as 1 / k^2; the rest is its integral).
+double digamma_by_series(double x) {
+  constexpr double kEulerGamma = 0.57721566490153286;
+  constexpr int kTerms = 2000000;
+  double sum = -kEulerGamma;
+  for (int k = 0; k < kTerms; ++k) sum += 1.0 / (k + 1.0) - 1.0 / (k + x);
+  return sum + (x - 1.0) / (kTerms + x - 0.5);
 }
 
 // Every entry of `table` against `counts` normalized per row.
@@ -215,11 +233,16 @@ BOOST_AUTO_TEST_SUITE(hmm)
 // posteriors with agreement, each direction's own posteriors without.
 BOOST_AUTO_TEST_CASE(agreement_counts_are_the_product_of_both_directions_posteriors) {
   const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y z"}, {"b c", "y w"}, {"a c a", "x w"}, {"c", "w w y"}});
-  for (const bool agreement : {true, false}) {
+  // --alpha does not change Model 1's iterations: they stay maximum likelihood.
+  for (const auto& [counting, alpha] : {std::pair{Counting::kAgreedProduct, 0.0}, {Counting::kAlone, 0.0},
+                                        {Counting::kAgreedOwnEmpty, 0.0}, {Counting::kAgreedOwnEmpty, 0.5}}) {
+    const bool agreement = counting != Counting::kAlone;
     align::HmmOptions options;
     options.model1_iterations = 1;
     options.hmm_iterations = 0;
     options.agreement = agreement;
+    options.alpha = alpha;
+    if (counting == Counting::kAgreedOwnEmpty) options.agreement_empty = align::HmmAgreementEmpty::kOwn;
     align::HmmModel model = align::hmm_start_model(corpus, options);
     for (align::CooccurrenceTable* table : {&model.forward.table, &model.reverse.table}) {
       for (std::size_t at = 0; at < table->size(); ++at) {
@@ -231,16 +254,63 @@ BOOST_AUTO_TEST_CASE(agreement_counts_are_the_product_of_both_directions_posteri
     BOOST_TEST_REQUIRE(iterations.size() == 1u);
     BOOST_TEST(!iterations[0].hmm);
     Counts counts[2];
-    model1_counts(corpus, start, agreement, counts);
-    const std::string how = agreement ? "agreement" : "alone";
+    model1_counts(corpus, start, counting, counts);
+    const std::string how = std::to_string(static_cast<int>(counting)) + " alpha " + std::to_string(alpha);
     check_table_is_normalized_counts(model.forward.table, counts[0], how + " forward");
     check_table_is_normalized_counts(model.reverse.table, counts[1], how + " reverse");
-    // The agreed counts are not each direction's own: the two runs differ.
-    if (agreement) {
-      Counts own[2];
-      model1_counts(corpus, start, false, own);
+    // The agreed counts are not each direction's own, and the agreed empty-word counts differ
+    // by how they are taken: the runs differ.
+    if (counting == Counting::kAgreedProduct) {
+      Counts own[2], own_empty[2];
+      model1_counts(corpus, start, Counting::kAlone, own);
+      model1_counts(corpus, start, Counting::kAgreedOwnEmpty, own_empty);
       BOOST_TEST(own[0].at({0, 0}) != counts[0].at({0, 0}), boost::test_tools::tolerance(1e-3));
+      BOOST_TEST(own_empty[0].at({0, 0}) != counts[0].at({0, 0}), boost::test_tools::tolerance(1e-3));
+      const std::pair<std::size_t, std::int32_t> empty_first_source{0, corpus.source[0]};
+      BOOST_TEST(own_empty[1].at(empty_first_source) != counts[1].at(empty_first_source),
+                 boost::test_tools::tolerance(1e-3));
     }
+  }
+}
+
+// The variational-Bayes M-step of a table against the digamma function summed as its series:
+// rows with counts get exp(psi(c + alpha) - psi(sum (c + alpha))), a row without keeps its
+// probabilities, and the counts start again at 0.
+BOOST_AUTO_TEST_CASE(variational_bayes_m_step_matches_the_digamma_series) {
+  const align::Ibm2Corpus corpus = corpus_of({{"a b", "x y z"}, {"b c", "y w"}, {"c", "w"}});
+  const align::CorpusSide source{&corpus.source, &corpus.source_begin, 1, corpus.source_types};
+  const align::CorpusSide target{&corpus.target, &corpus.target_begin, 0, corpus.target_types};
+  for (const double alpha : {0.001, 0.05, 2.0}) {
+    align::CooccurrenceTable table(source, target, 1);
+    Counts counts;
+    for (std::size_t row = 0; row < table.rows(); ++row) {
+      for (std::size_t at = table.row_begin(row); at < table.row_end(row); ++at) {
+        if (row == 3) continue;  // one row without counts
+        const double count = 0.01 + static_cast<double>((at * 7 + 3) % 5);
+        table.add(at, count);
+        counts[{row, table.column(at)}] = count;
+      }
+    }
+    table.fill(0.25F);
+    table.normalize(alpha);
+    for (std::size_t at = table.row_begin(3); at < table.row_end(3); ++at) BOOST_TEST(table.probability(at) == 0.25F);
+    for (std::size_t row = 0; row < table.rows(); ++row) {
+      if (row == 3) continue;
+      const double entries = static_cast<double>(table.row_end(row) - table.row_begin(row));
+      double total = 0.0;
+      for (std::size_t at = table.row_begin(row); at < table.row_end(row); ++at) total += counts.at({row, table.column(at)});
+      for (std::size_t at = table.row_begin(row); at < table.row_end(row); ++at) {
+        const double expected = std::exp(digamma_by_series(counts.at({row, table.column(at)}) + alpha) -
+                                         digamma_by_series(total + alpha * entries));
+        BOOST_TEST(table.probability(at) == std::max(1e-9, expected),
+                   boost::test_tools::tolerance(1e-5) << "alpha " << alpha << " row " << row);
+      }
+    }
+    // The counts were reset: normalizing again changes nothing.
+    std::vector<float> before;
+    for (std::size_t at = 0; at < table.size(); ++at) before.push_back(table.probability(at));
+    table.normalize(alpha);
+    for (std::size_t at = 0; at < table.size(); ++at) BOOST_TEST(table.probability(at) == before[at]);
   }
 }
 
@@ -273,10 +343,14 @@ BOOST_AUTO_TEST_CASE(links_of_a_reordering_toy_lexicon_are_right) {
   align::HmmOptions options;
   align::HmmModel model = align::hmm_start_model(corpus, options);
   align::hmm_train(corpus, options, model);
-  for (const auto kind : {align::HmmLinks::kAgreed, align::HmmLinks::kForward, align::HmmLinks::kReverse}) {
-    for (const auto decoding : {align::HmmDecoding::kPosterior, align::HmmDecoding::kViterbi}) {
+  for (const auto kind : {align::HmmLinks::kAgreed, align::HmmLinks::kForward, align::HmmLinks::kReverse,
+                          align::HmmLinks::kAverage}) {
+    for (const auto& [decoding, competitive] : {std::pair{align::HmmDecoding::kPosterior, false},
+                                                {align::HmmDecoding::kPosterior, true},
+                                                {align::HmmDecoding::kViterbi, false}}) {
       options.links = kind;
       options.decoding = decoding;
+      options.competitive = competitive;
       const auto links = decode(corpus, options, model);
       std::size_t wrong = 0;
       for (std::size_t k = 0; k < links.size(); ++k) {
@@ -285,7 +359,8 @@ BOOST_AUTO_TEST_CASE(links_of_a_reordering_toy_lexicon_are_right) {
                                      << data::format_pharaoh(links[k]) << ", expected " << data::format_pharaoh(gold[k]));
         }
       }
-      BOOST_TEST(wrong == 0u, "links " << static_cast<int>(kind) << ", decoding " << static_cast<int>(decoding));
+      BOOST_TEST(wrong == 0u, "links " << static_cast<int>(kind) << ", decoding " << static_cast<int>(decoding)
+                                       << (competitive ? ", competitive" : ""));
     }
   }
 }
@@ -294,9 +369,15 @@ BOOST_AUTO_TEST_CASE(links_of_a_reordering_toy_lexicon_are_right) {
 // change neither the tables, the jumps, the log-likelihoods nor the links, bit for bit.
 BOOST_AUTO_TEST_CASE(threads_give_the_same_tables_and_links) {
   const align::Ibm2Corpus corpus = corpus_of(random_pairs(2300, 3));
+  for (const bool variants : {false, true}) {
   align::HmmOptions options;
   options.model1_iterations = 2;
   options.hmm_iterations = 2;
+  if (variants) {  // every training option that changes the arithmetic
+    options.agreement_empty = align::HmmAgreementEmpty::kOwn;
+    options.p_empty_mode = align::PEmptyMode::kByLength;
+    options.alpha = 0.05;
+  }
   align::HmmModel first;
   std::vector<align::HmmIteration> first_iterations;
   std::string first_links;
@@ -306,14 +387,19 @@ BOOST_AUTO_TEST_CASE(threads_give_the_same_tables_and_links) {
     align::HmmModel model = align::hmm_start_model(corpus, options);
     const auto iterations = align::hmm_train(corpus, options, model);
     std::string links;
-    for (const auto kind : {align::HmmLinks::kForward, align::HmmLinks::kAgreed}) {
+    for (const auto kind : {align::HmmLinks::kForward, align::HmmLinks::kAgreed, align::HmmLinks::kAverage}) {
       for (const auto decoding : {align::HmmDecoding::kPosterior, align::HmmDecoding::kViterbi}) {
         options.links = kind;
         options.decoding = decoding;
         links += text_of(decode(corpus, options, model));
       }
     }
-    const std::string name = std::to_string(threads) + " threads, cache " + std::to_string(cache_mb);
+    options.decoding = align::HmmDecoding::kPosterior;
+    options.competitive = true;
+    links += text_of(decode(corpus, options, model));
+    options.competitive = false;
+    const std::string name = std::to_string(threads) + " threads, cache " + std::to_string(cache_mb) +
+                             (variants ? ", own empty, by length, alpha" : "");
     if (threads == 1) {
       first = model;
       first_iterations = iterations;
@@ -327,6 +413,36 @@ BOOST_AUTO_TEST_CASE(threads_give_the_same_tables_and_links) {
       BOOST_TEST(iterations[i].forward_log_likelihood == first_iterations[i].forward_log_likelihood, name);
       BOOST_TEST(iterations[i].reverse_log_likelihood == first_iterations[i].reverse_log_likelihood, name);
     }
+  }
+  }
+}
+
+// --p-empty-mode: learned moves the empty word's probability, fixed keeps --p-empty, by length
+// keeps the stored value (each pair's is 1 / (I + 1)); a saved by-length model aligns as the
+// trained one.
+BOOST_AUTO_TEST_CASE(p_empty_is_learned_only_when_asked) {
+  const align::Ibm2Corpus corpus = corpus_of(random_pairs(200, 4));
+  const rt::TempDir dir;
+  for (const auto mode : {align::PEmptyMode::kLearned, align::PEmptyMode::kFixed, align::PEmptyMode::kByLength}) {
+    align::HmmOptions options;
+    options.model1_iterations = 2;
+    options.hmm_iterations = 3;
+    options.p_empty = 0.3;
+    options.p_empty_mode = mode;
+    align::HmmModel model = align::hmm_start_model(corpus, options);
+    align::hmm_train(corpus, options, model);
+    const std::string name = "mode " + std::to_string(static_cast<int>(mode));
+    for (const align::HmmDirection* direction : {&model.forward, &model.reverse}) {
+      BOOST_TEST((direction->jumps.p_empty_mode == mode), name);
+      BOOST_TEST((direction->jumps.p_empty != 0.3) == (mode == align::PEmptyMode::kLearned), name);
+    }
+    const std::string path = (dir.path() / "params").string();
+    align::write_hmm_params(path, corpus, model, 0.0);
+    const align::HmmModel loaded = align::read_hmm_params(path, corpus, 1);
+    BOOST_TEST((loaded.forward.jumps.p_empty_mode == (mode == align::PEmptyMode::kByLength ? mode : align::PEmptyMode::kLearned)),
+               name);
+    options.links = align::HmmLinks::kAverage;
+    BOOST_TEST((text_of(decode(corpus, options, loaded)) == text_of(decode(corpus, options, model))), name);
   }
 }
 
@@ -354,14 +470,15 @@ BOOST_AUTO_TEST_CASE(saved_params_align_as_the_trained_model) {
     align::hmm_train(corpus, options, model);
     const std::string path = (dir.path() / ("params" + std::to_string(hmm_iterations))).string();
     align::write_hmm_params(path, corpus, model, 0.0);
-    const std::string header = hmm_iterations > 0 ? "nmt-hmm-params 2 model=hmm jump-width=7"
-                                                   : "nmt-hmm-params 2 model=model1 jump-width=7";
+    const std::string header = hmm_iterations > 0 ? "nmt-hmm-params 3 model=hmm jump-width=7"
+                                                   : "nmt-hmm-params 3 model=model1 jump-width=7";
     BOOST_TEST(lines_of(path).at(0) == header);
     const align::HmmModel loaded = align::read_hmm_params(path, corpus, 2);
     BOOST_TEST(loaded.hmm == model.hmm);
     check_same_tables(model, loaded, "loaded, " + std::to_string(hmm_iterations) + " hmm iterations");
     const align::HmmModel loaded_new = align::read_hmm_params(path, new_corpus, 1);
-    for (const auto kind : {align::HmmLinks::kForward, align::HmmLinks::kReverse, align::HmmLinks::kAgreed}) {
+    for (const auto kind : {align::HmmLinks::kForward, align::HmmLinks::kReverse, align::HmmLinks::kAgreed,
+                            align::HmmLinks::kAverage}) {
       for (const auto decoding : {align::HmmDecoding::kPosterior, align::HmmDecoding::kViterbi}) {
         options.links = kind;
         options.decoding = decoding;
@@ -416,7 +533,7 @@ BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{}, ":1: is empty"},
       {with(0, "nmt-ibm2-table 1 direction=forward p-null=0.08 tension=4"), ":1: not the parameters of nmt-align hmm"},
-      {with(0, "nmt-hmm-params 3 model=hmm jump-width=2"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 4 model=hmm jump-width=2"), ":1: not the parameters"},
       {with(0, "nmt-hmm-params 1 model=hmm jump-width=0"), ":1: not the parameters"},
       {with(0, "nmt-hmm-params 1 model=ibm4 jump-width=2"), ":1: not the parameters"},
       {with(3, "forward\tjunk"), ":4: expected 'forward|reverse<TAB>p-empty<TAB>P'"},
