@@ -35,16 +35,19 @@ hansards-report: $(OUT)/alignment-report.txt
 	@cat $<
 
 # ---- Data ----------------------------------------------------------------------------
-# prepared_corpus(dir, prefix): dir/tok/train.{SRC,TGT}: the corpus lines tokenized with
-# $(prefix)_TOKENIZE_OPTS and $(prefix)_TOKENIZE_OPTS_<language>, the dev then test gold
-# sentences after them (they come tokenized), and every line normalized alike with
-# $(prefix)_NORMALIZE_OPTS.
+# prepared_corpus(dir, prefix): dir/tok/train.{SRC,TGT}: the corpus lines (the first
+# ALIGN_LINES of them when set) tokenized with $(prefix)_TOKENIZE_OPTS and
+# $(prefix)_TOKENIZE_OPTS_<language>, the dev then test gold sentences after them (they come
+# tokenized), and every line normalized alike with $(prefix)_NORMALIZE_OPTS.
+ALIGN_LINES ?=
+# sed reads to the end, so zcat never writes to a closed pipe.
+first_lines = $(if $(ALIGN_LINES),| sed -n '1$(comma)$(ALIGN_LINES)p')
 define prepared_corpus
 $(1)/tok/train.%: $(ALIGN_CORPUS).%.gz $(HANSARDS_DIR)/wpt03/dev.% $(HANSARDS_DIR)/wpt03/test.% \
-    $(BIN)/nmt-tokenize $(call options_file,$(2)-corpus,$(HANSARDS_DIR) $(ALIGN_CORPUS) $($(2)_TOKENIZE_OPTS) \
-    en: $($(2)_TOKENIZE_OPTS_en) fr: $($(2)_TOKENIZE_OPTS_fr) $($(2)_NORMALIZE_OPTS))
+    $(BIN)/nmt-tokenize $(call options_file,$(2)-corpus,$(HANSARDS_DIR) $(ALIGN_CORPUS) $(ALIGN_LINES) \
+    $($(2)_TOKENIZE_OPTS) en: $($(2)_TOKENIZE_OPTS_en) fr: $($(2)_TOKENIZE_OPTS_fr) $($(2)_NORMALIZE_OPTS))
 	@mkdir -p $$(@D)
-	{ zcat $$< | $(BIN)/nmt-tokenize -l $$* $$($(2)_TOKENIZE_OPTS) $$($(2)_TOKENIZE_OPTS_$$*) --threads $(THREADS) -q; \
+	{ zcat $$< $(first_lines) | $(BIN)/nmt-tokenize -l $$* $$($(2)_TOKENIZE_OPTS) $$($(2)_TOKENIZE_OPTS_$$*) --threads $(THREADS) -q; \
 	  cat $(HANSARDS_DIR)/wpt03/dev.$$* $(HANSARDS_DIR)/wpt03/test.$$*; } | \
 	    $(BIN)/nmt-tokenize -l $$* --tokenized $$($(2)_NORMALIZE_OPTS) --threads $(THREADS) -q > $$@.tmp
 	mv $$@.tmp $$@

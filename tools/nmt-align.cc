@@ -173,6 +173,8 @@ void hmm(const std::vector<std::string>& args) {
        "by agreement, a word's empty-word count: product (what the products of both directions' link posteriors "
        "leave) or own (its own direction's empty-word posterior)")
       ("jump-width", util::defaulted(&model.jump_width), "jump classes either side; wider jumps share the last")
+      ("boundary-jumps", po::bool_switch(&model.boundary_jumps),
+       "separate weights for the first move (from before the sentence) and the move past its end")
       ("p-empty", po::value(&model.p_empty)->default_value(model.p_empty, "0.2"),
        "the empty word's probability (with --p-empty-mode learned, its starting value)")
       ("p-empty-mode", util::enum_value(&model.p_empty_mode, "learned", align::parse_p_empty_mode),

@@ -214,9 +214,12 @@ class BlockPass {
 
   const data::Alignment& links(std::size_t pair) const { return links_[pair - begin_]; }
 
-  // Per pair and direction: the jump classes' counts and opportunities, then the empty-word
-  // count and the words.
-  std::size_t jump_stride() const { return 2 * model_.forward.jumps.weight.size() + 2; }
+  // Per pair and direction: the jump classes' counts and opportunities, with boundary jumps
+  // then the start's and the end's (HmmPair::boundary_counts), then the empty-word count and
+  // the words.
+  std::size_t jump_stride() const {
+    return (model_.forward.jumps.boundary() ? 6 : 2) * model_.forward.jumps.weight.size() + 2;
+  }
 
  private:
   const HmmDirection& direction(int d) const { return d == kForward ? model_.forward : model_.reverse; }
@@ -333,7 +336,8 @@ void BlockPass::count(std::size_t s, HmmPair (&work)[2]) {
   for (int d = 0; d < 2 && kind_ == PassKind::kHmm; ++d) {
     double* out = jump_counts_[d].data() + s * jump_stride();
     out = std::copy(work[d].jump_counts.begin(), work[d].jump_counts.end(), out);
-    std::copy(work[d].jump_opportunities.begin(), work[d].jump_opportunities.end(), out);
+    out = std::copy(work[d].jump_opportunities.begin(), work[d].jump_opportunities.end(), out);
+    if (direction(d).jumps.boundary()) std::copy(work[d].boundary_counts.begin(), work[d].boundary_counts.end(), out);
     out = jump_counts_[d].data() + s * jump_stride();
     out[jump_stride() - 2] = work[d].empty_count;
     out[jump_stride() - 1] = work[d].target_length;
@@ -434,21 +438,33 @@ HmmIteration run_pass(const Directions& directions, const HmmModel& model, HmmMo
 // The M-step of the jumps: each class's weight (of one of its positions) is its expected
 // count over its opportunities, and the empty word's probability its share of the words (the
 // totals laid out as BlockPass::jump_stride says).
-void update_jumps(JumpModel& jumps, const std::vector<double>& totals) {
-  const std::size_t classes = jumps.weight.size();
+// weights[c] from counts[c] / opportunities[c], normalized; unchanged without any count.
+void estimate_weights(const double* counts, const double* opportunities, std::vector<double>& weights) {
+  const std::size_t classes = weights.size();
   std::vector<double> rate(classes, 0.0);
   double total = 0.0;
   for (std::size_t c = 0; c < classes; ++c) {
-    rate[c] = totals[classes + c] > 0.0 ? totals[c] / totals[classes + c] : 0.0;
+    rate[c] = opportunities[c] > 0.0 ? counts[c] / opportunities[c] : 0.0;
     total += rate[c];
   }
   if (total <= 0.0) return;
   // A little of every class, so that no jump becomes impossible.
   const double floor = 1e-6 * total;
   total += floor * static_cast<double>(classes);
-  for (std::size_t c = 0; c < classes; ++c) jumps.weight[c] = (rate[c] + floor) / total;
-  const double words = totals[2 * classes + 1];
-  if (words > 0.0 && jumps.p_empty_mode == PEmptyMode::kLearned) jumps.p_empty = std::clamp(totals[2 * classes] / words, 0.001, 0.9);
+  for (std::size_t c = 0; c < classes; ++c) weights[c] = (rate[c] + floor) / total;
+}
+
+void update_jumps(JumpModel& jumps, const std::vector<double>& totals) {
+  const std::size_t classes = jumps.weight.size();
+  estimate_weights(totals.data(), totals.data() + classes, jumps.weight);
+  if (jumps.boundary()) {
+    estimate_weights(totals.data() + 2 * classes, totals.data() + 3 * classes, jumps.start);
+    estimate_weights(totals.data() + 4 * classes, totals.data() + 5 * classes, jumps.end);
+  }
+  const double words = totals[totals.size() - 1];
+  if (words > 0.0 && jumps.p_empty_mode == PEmptyMode::kLearned) {
+    jumps.p_empty = std::clamp(totals[totals.size() - 2] / words, 0.001, 0.9);
+  }
 }
 
 }  // namespace
@@ -459,7 +475,7 @@ HmmModel hmm_start_model(const Ibm2Corpus& corpus, const HmmOptions& options) {
   model.hmm = options.hmm_iterations > 0;
   for (int d = 0; d < 2; ++d) {
     HmmDirection& direction = d == kForward ? model.forward : model.reverse;
-    direction.jumps = JumpModel::uniform(options.jump_width, options.p_empty, options.p_empty_mode);
+    direction.jumps = JumpModel::uniform(options.jump_width, options.p_empty, options.p_empty_mode, options.boundary_jumps);
     direction.table = CooccurrenceTable(directions.conditioning[d], directions.generated[d], options.threads);
     if (direction.table.size() > UINT32_MAX) throw util::Error("nmt-align hmm: more than 2^32 co-occurring word pairs");
   }

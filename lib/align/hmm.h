@@ -46,6 +46,9 @@ struct HmmOptions {
   bool agreement = true;      // false: each direction trained alone on its own posteriors
   HmmAgreementEmpty agreement_empty = HmmAgreementEmpty::kProduct;
   int jump_width = 7;         // jump classes -width .. width
+  // Separate weights for the first move and for the move to the end (JumpModel::start, end),
+  // as the Berkeley aligner's first, middle and last jumps.
+  bool boundary_jumps = false;
   double p_empty = 0.2;       // the empty word's probability (kLearned: its starting value)
   PEmptyMode p_empty_mode = PEmptyMode::kLearned;
   // The Dirichlet prior of every row of t (variational Bayes, Riley and Gildea 2012, as

@@ -29,6 +29,14 @@ struct Band {
   static int far_left(int n, int k, int width) { return std::max(0, std::min(n, k - width)); }
 };
 
+// sum_{i = first..last} weights[class(i - k)].
+double class_sum(const JumpModel& jumps, const std::vector<double>& weights, int k, int first, int last) {
+  double total = 0.0;
+  for (int i = first; i <= last; ++i) total += weights[size(jumps.jump_class(i - k))];
+  return total;
+}
+
+// leave[k], and with boundary jumps finish[k]: the end factor of a last word aligned at k.
 void fill_leave(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   const int n = pair.source_length, w = band.width;
   pair.leave.resize(size(n + 1));
@@ -39,19 +47,27 @@ void fill_leave(const JumpModel& jumps, const Band& band, HmmPair& pair) {
     }
     pair.leave[size(k)] = (1.0 - jumps.p_empty_for(n)) / total;
   }
+  if (!jumps.boundary()) return;
+  pair.leave[0] = (1.0 - jumps.p_empty_for(n)) / class_sum(jumps, jumps.start, 0, 1, n);
+  pair.finish.resize(size(n + 1));
+  for (int k = 0; k <= n; ++k) {
+    pair.finish[size(k)] = jumps.end[size(jumps.jump_class(n + 1 - k))] / class_sum(jumps, jumps.end, k, 1, n + 1);
+  }
 }
 
 // into[i] = sum_k from[k] leave[k] jump(i - k) for i = 1..n; prefix[x] = sum_{k <= x} of
 // from[k] leave[k] (double), kept for the caller.
-void spread(const Band& band, const HmmPair& pair, const float* from, float* into, std::vector<double>& prefix,
-            std::vector<float>& weighted) {
+// With boundary jumps, position 0's moves go by the start weights instead.
+void spread(const JumpModel& jumps, const Band& band, const HmmPair& pair, const float* from, float* into,
+            std::vector<double>& prefix, std::vector<float>& weighted) {
   const int n = pair.source_length, w = band.width;
   prefix.resize(size(n + 1));
   weighted.resize(size(n + 1));
   double running = 0.0;
   for (int k = 0; k <= n; ++k) {
-    weighted[size(k)] = static_cast<float>(from[k] * pair.leave[size(k)]);
-    running += from[k] * pair.leave[size(k)];
+    const double leaving = k == 0 && jumps.boundary() ? 0.0 : from[k] * pair.leave[size(k)];
+    weighted[size(k)] = static_cast<float>(leaving);
+    running += leaving;
     prefix[size(k)] = running;
   }
   for (int i = 1; i <= n; ++i) {
@@ -66,6 +82,9 @@ void spread(const Band& band, const HmmPair& pair, const float* from, float* int
     const int first = std::max(1, d), last = std::min(n, n + d);
     for (int i = first; i <= last; ++i) into[i] += jump * weighted[size(i - d)];
   }
+  if (!jumps.boundary()) return;
+  const double leaving = from[0] * pair.leave[0];
+  for (int i = 1; i <= n; ++i) into[i] += static_cast<float>(leaving * jumps.start[size(jumps.jump_class(i))]);
 }
 
 // Forward pass, scaled: forward_word[j][i] and forward_empty[j][k] sum to 1 over a row's
@@ -88,7 +107,7 @@ void forward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
       from[k] = j == 0 ? (k == 0 ? 1.0F : 0.0F)
                        : pair.forward_word[size(j - 1) * width + size(k)] + pair.forward_empty[size(j - 1) * width + size(k)];
     }
-    spread(band, pair, from, into_word, pair.prefix, pair.weighted);
+    spread(jumps, band, pair, from, into_word, pair.prefix, pair.weighted);
     const float* e = pair.emission.data() + size(j) * width;
     const float empty_emission = e[0] * p_empty;
     double total = 0.0;
@@ -110,11 +129,21 @@ void forward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
       empty[s] *= inverse;
     }
   }
+  if (!jumps.boundary()) return;
+  const std::size_t last = size(m - 1) * width;
+  double ending = 0.0;
+  for (std::size_t k = 0; k < width; ++k) {
+    ending += (static_cast<double>(pair.forward_word[last + k]) + pair.forward_empty[last + k]) * pair.finish[k];
+  }
+  pair.end_scale = std::max(ending, kSmallestScale);
+  pair.log_likelihood += std::log(pair.end_scale);
 }
 
 // gathered[k] = sum_i jump(i - k) ahead[i] for k = 0..n (ahead[1..n]); prefix[x] = sum_{i <= x}
 // ahead[i] (double), kept for the caller.
-void gather(const Band& band, int n, const float* ahead, float* gathered, std::vector<double>& prefix) {
+// With boundary jumps, position 0's by the start weights.
+void gather(const JumpModel& jumps, const Band& band, int n, const float* ahead, float* gathered,
+            std::vector<double>& prefix) {
   const int w = band.width;
   prefix.resize(size(n + 1));
   prefix[0] = 0.0;
@@ -131,6 +160,10 @@ void gather(const Band& band, int n, const float* ahead, float* gathered, std::v
     const int first = std::max(0, 1 - d), last = std::min(n, n - d);
     for (int k = first; k <= last; ++k) gathered[k] += jump * ahead[k + d];
   }
+  if (!jumps.boundary()) return;
+  double from_start = 0.0;
+  for (int i = 1; i <= n; ++i) from_start += jumps.start[size(jumps.jump_class(i))] * ahead[i];
+  gathered[0] = static_cast<float>(from_start);
 }
 
 // Backward pass, scaled by the forward pass's factors: backward[j][k] for the states at
@@ -139,7 +172,11 @@ void backward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   const int n = pair.source_length, m = pair.target_length;
   const std::size_t width = size(n + 1);
   pair.backward.resize(size(m) * width);
-  std::fill(pair.backward.end() - static_cast<std::ptrdiff_t>(width), pair.backward.end(), 1.0F);
+  float* last = pair.backward.data() + size(m - 1) * width;
+  // Scaled as the forward pass's rows are: every row's forward x backward sums to 1.
+  for (std::size_t k = 0; k < width; ++k) {
+    last[k] = jumps.boundary() ? static_cast<float>(pair.finish[k] / pair.end_scale) : 1.0F;
+  }
   pair.scratch.assign(2 * width, 0.0F);
   float* ahead = pair.scratch.data();  // ahead[i] = e(j, i) backward[j][i]
   float* gathered = pair.scratch.data() + width;
@@ -149,7 +186,7 @@ void backward(const JumpModel& jumps, const Band& band, HmmPair& pair) {
     const float* next = pair.backward.data() + size(j) * width;
     float* here = pair.backward.data() + size(j - 1) * width;
     for (int i = 1; i <= n; ++i) ahead[i] = e[i] * next[i];
-    gather(band, n, ahead, gathered, pair.prefix);
+    gather(jumps, band, n, ahead, gathered, pair.prefix);
     const float stay = e[0] * p_empty;
     const auto inverse = static_cast<float>(1.0 / pair.scale[size(j)]);
     for (int k = 0; k <= n; ++k) {
@@ -171,6 +208,9 @@ void count_jumps(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   // over the target words): each is an opportunity for every class's positions.
   std::vector<double>& departures = pair.departures;
   departures.assign(width, 0.0);
+  const std::size_t classes = jumps.weight.size();
+  double start_departures = 0.0;
+  if (jumps.boundary()) pair.boundary_counts.assign(4 * classes, 0.0);
   for (int j = 0; j < m; ++j) {
     const float* e = pair.emission.data() + size(j) * width;
     const float* after = pair.backward.data() + size(j) * width;
@@ -183,6 +223,14 @@ void count_jumps(const JumpModel& jumps, const Band& band, HmmPair& pair) {
                                        pair.forward_empty[size(j - 1) * width + size(k)];
       if (from == 0.0) continue;
       const double leaving = from * pair.leave[size(k)];
+      if (k == 0 && jumps.boundary()) {
+        for (int i = 1; i <= n; ++i) {
+          const double moved = leaving * jumps.start[size(jumps.jump_class(i))] * (arrival[size(i)] - arrival[size(i - 1)]);
+          pair.boundary_counts[size(jumps.jump_class(i))] += moved;
+          start_departures += moved;
+        }
+        continue;
+      }
       double moved = 0.0;
       const auto add = [&](std::size_t jump_class, double count) {
         pair.jump_counts[jump_class] += count;
@@ -202,16 +250,34 @@ void count_jumps(const JumpModel& jumps, const Band& band, HmmPair& pair) {
     pair.jump_opportunities.front() += leaving * Band::far_left(n, k, w);
     for (int d = std::max(1 - w, 1 - k); d < w && k + d <= n; ++d) pair.jump_opportunities[size(d + w)] += leaving;
   }
+  if (!jumps.boundary()) return;
+  double* start_opportunities = pair.boundary_counts.data() + classes;
+  double* end_counts = pair.boundary_counts.data() + 2 * classes;
+  double* end_opportunities = pair.boundary_counts.data() + 3 * classes;
+  for (int i = 1; i <= n; ++i) start_opportunities[jumps.jump_class(i)] += start_departures;
+  // The end move from k has the posterior of the last word's position being k.
+  const std::size_t last = size(m - 1) * width;
+  double total = 0.0;
+  for (std::size_t k = 0; k < width; ++k) {
+    total += (static_cast<double>(pair.forward_word[last + k]) + pair.forward_empty[last + k]) * pair.finish[k];
+  }
+  for (int k = 0; k <= n; ++k) {
+    const double at_k = (static_cast<double>(pair.forward_word[last + size(k)]) + pair.forward_empty[last + size(k)]) *
+                        pair.finish[size(k)] / std::max(total, kSmallestScale);
+    end_counts[jumps.jump_class(n + 1 - k)] += at_k;
+    for (int i = 1; i <= n + 1; ++i) end_opportunities[jumps.jump_class(i - k)] += at_k;
+  }
 }
 
 }  // namespace
 
-JumpModel JumpModel::uniform(int width, double p_empty, PEmptyMode mode) {
+JumpModel JumpModel::uniform(int width, double p_empty, PEmptyMode mode, bool boundary) {
   JumpModel model;
   model.width = width;
   model.p_empty = p_empty;
   model.p_empty_mode = mode;
   model.weight.assign(size(2 * width + 1), 1.0 / (2 * width + 1));
+  if (boundary) model.start = model.end = model.weight;
   return model;
 }
 
@@ -277,10 +343,10 @@ std::vector<int> hmm_viterbi(const JumpModel& jumps, const HmmPair& pair) {
   // move[k][i - 1]: the transition probability, as fill_transitions computes it but in double.
   std::vector<double> move(width * size(n));
   for (int k = 0; k <= n; ++k) {
-    double total = 0.0;
-    for (int i = 1; i <= n; ++i) total += jumps.weight[size(jumps.jump_class(i - k))];
+    const std::vector<double>& weights = k == 0 && jumps.boundary() ? jumps.start : jumps.weight;
+    const double total = class_sum(jumps, weights, k, 1, n);
     for (int i = 1; i <= n; ++i) {
-      move[size(k) * size(n) + size(i - 1)] = (1.0 - p_empty) * jumps.weight[size(jumps.jump_class(i - k))] / total;
+      move[size(k) * size(n) + size(i - 1)] = (1.0 - p_empty) * weights[size(jumps.jump_class(i - k))] / total;
     }
   }
   // best[k]: the best (rescaled) probability of a path whose last word aligned is at k (k = 0:
@@ -312,6 +378,11 @@ std::vector<int> hmm_viterbi(const JumpModel& jumps, const HmmPair& pair) {
       largest = std::max(largest, next[size(i)]);
     }
     for (std::size_t k = 0; k < width; ++k) best[k] = largest > 0.0 ? next[k] / largest : (k == 0 ? 1.0 : 0.0);
+  }
+  if (jumps.boundary()) {
+    for (int at = 0; at <= n; ++at) {
+      best[size(at)] *= jumps.end[size(jumps.jump_class(n + 1 - at))] / class_sum(jumps, jumps.end, at, 1, n + 1);
+    }
   }
   int k = static_cast<int>(std::max_element(best.begin(), best.end()) - best.begin());
   std::vector<int> links(size(m), 0);

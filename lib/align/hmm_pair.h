@@ -28,9 +28,16 @@ struct JumpModel {
   double p_empty = 0.2;
   PEmptyMode p_empty_mode = PEmptyMode::kLearned;
   std::vector<double> weight;  // 2 * width + 1 class weights, index d + width
+  // With boundary jumps (both empty without): the first move to a word, from before the
+  // sentence (position 0), has its own weights `start` by the class of its landing position;
+  // and after the last target word the path moves on to an end position I + 1, by the weights
+  // `end`: a pair's last word aligned at k adds the factor end(I + 1 - k) / sum_{i = 1..I + 1}
+  // end(i - k). Both laid out as `weight`.
+  std::vector<double> start, end;
+  bool boundary() const { return !start.empty(); }
 
-  // Uniform weights for `width` classes either side.
-  static JumpModel uniform(int width, double p_empty, PEmptyMode mode = PEmptyMode::kLearned);
+  // Uniform weights for `width` classes either side (and uniform boundary weights with `boundary`).
+  static JumpModel uniform(int width, double p_empty, PEmptyMode mode = PEmptyMode::kLearned, bool boundary = false);
   int jump_class(int jump) const { return std::clamp(jump, -width, width) + width; }
   // The empty word's probability in a pair of `states` conditioning words.
   double p_empty_for(int states) const {
@@ -53,6 +60,10 @@ struct HmmPair {
   // class it could have landed on. A class wider than one jump shares its weight among its
   // positions, so the M-step estimates the weight of one position as counts / opportunities.
   std::vector<double> jump_counts, jump_opportunities;
+  // With boundary jumps: the same for the start moves and the end moves, laid out as
+  // [start counts, start opportunities, end counts, end opportunities], each by class (the
+  // start moves are then not in jump_counts).
+  std::vector<double> boundary_counts;
   // Expected moves to the empty word.
   double empty_count = 0.0;
   double log_likelihood = 0.0;  // natural log of P(f | e)
@@ -66,7 +77,8 @@ struct HmmPair {
 
   // Scratch of the passes.
   std::vector<float> forward_word, forward_empty, backward, scratch, weighted;
-  std::vector<double> scale, leave, prefix, arrival, departures;
+  std::vector<double> scale, leave, prefix, arrival, departures, finish;
+  double end_scale = 1.0;  // with boundary jumps: sum_k forward[J - 1][k] finish[k]
 };
 
 // Posteriors (and, with `count_jumps`, the expected jump counts) of the HMM by forward-backward.

@@ -75,12 +75,15 @@ std::size_t write_direction_table(util::AtomicFileWriter& writer, const Cooccurr
 struct Header {
   bool hmm = true;
   int width = 0;
+  bool boundary = false;  // version 3: "boundary-jumps" after the width
   bool has_end = true;  // since version 2: the last line is "end<TAB>LINES"
 };
 
 // The header's version, model and jump width, or util::Error.
 Header parse_header(const std::string& line, const std::string& path) {
-  const auto fields = util::split_fields(line, ' ');
+  auto fields = util::split_fields(line, ' ');
+  const bool boundary = fields.size() == 5 && fields[1] == kVersion && fields[4] == "boundary-jumps";
+  if (boundary) fields.pop_back();
   const double width = fields.size() == 4 && fields[3].substr(0, 11) == "jump-width="
                            ? util::parse_double(fields[3].substr(11)).value_or(0.0)
                            : 0.0;
@@ -89,9 +92,9 @@ Header parse_header(const std::string& line, const std::string& path) {
       width != static_cast<int>(width)) {
     throw util::Error(path, 1,
                       "not the parameters of nmt-align hmm: expected the header '" + std::string(kMagic) + " " +
-                          std::string(kVersion) + " model=hmm|model1 jump-width=N' (nmt-align hmm --save-params)");
+                          std::string(kVersion) + " model=hmm|model1 jump-width=N [boundary-jumps]' (nmt-align hmm --save-params)");
   }
-  return {fields[2] == "model=hmm", static_cast<int>(width), fields[1] != "1"};
+  return {fields[2] == "model=hmm", static_cast<int>(width), boundary, fields[1] != "1"};
 }
 
 }  // namespace
@@ -99,20 +102,23 @@ Header parse_header(const std::string& line, const std::string& path) {
 void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const HmmModel& model, double threshold) {
   util::AtomicFileWriter writer(path);
   const int width = model.forward.jumps.width;
+  const bool boundary = model.forward.jumps.boundary();
   writer.write_line(std::string(kMagic) + " " + std::string(kVersion) + (model.hmm ? " model=hmm" : " model=model1") +
-                    " jump-width=" + std::to_string(width));
+                    " jump-width=" + std::to_string(width) + (boundary ? " boundary-jumps" : ""));
   for (int d = 0; d < 2; ++d) {
     const JumpModel& jumps = d == 0 ? model.forward.jumps : model.reverse.jumps;
     const std::string name = kDirectionNames[d];
     writer.write_line(name + "\tp-empty\t" +
                       (jumps.p_empty_mode == PEmptyMode::kByLength ? std::string("by-length")
                                                                    : util::shortest_scientific(jumps.p_empty)));
-    for (int jump = -width; jump <= width; ++jump) {
-      writer.write_line(name + "\tjump\t" + std::to_string(jump) + '\t' +
-                        util::shortest_scientific(jumps.weight[static_cast<std::size_t>(jump + width)]));
+    for (const auto& [kind, weights] : {std::pair{"jump", &jumps.weight}, {"start", &jumps.start}, {"end", &jumps.end}}) {
+      for (int jump = -width; jump <= width && !weights->empty(); ++jump) {
+        writer.write_line(name + '\t' + kind + '\t' + std::to_string(jump) + '\t' +
+                          util::shortest_scientific((*weights)[static_cast<std::size_t>(jump + width)]));
+      }
     }
   }
-  std::size_t lines = 1 + 2 * (2 + 2 * static_cast<std::size_t>(width));
+  std::size_t lines = 1 + 2 * (1 + (boundary ? 3 : 1) * (2 + 2 * static_cast<std::size_t>(width) - 1));
   for (int d = 0; d < 2; ++d) {
     lines += write_direction_table(writer, d == 0 ? model.forward.table : model.reverse.table, TableWords(corpus, d),
                                    kDirectionNames[d], threshold);
@@ -132,7 +138,7 @@ class ParamsReader {
     known_source_.assign(corpus.source_words.size(), 0);
     known_target_.assign(corpus.target_words.size(), 0);
     for (int d = 0; d < 2; ++d) {
-      seen_[d].assign(model.forward.jumps.weight.size() + 1, 0);
+      seen_[d].assign((model.forward.jumps.boundary() ? 3 : 1) * model.forward.jumps.weight.size() + 1, 0);
       for (std::size_t r = 0; r < words_[d].rows.size(); ++r) row_ids_[d].emplace(*words_[d].rows[r], r);
       for (std::size_t c = 0; c < words_[d].columns.size(); ++c) column_ids_[d].emplace(*words_[d].columns[c], c);
     }
@@ -154,21 +160,27 @@ class ParamsReader {
       mark_seen(d, 0, "p-empty", number);
       return;
     }
-    if (d >= 0 && kind == "jump" && fields.size() == 4) {
+    // Which weights: 0 the jumps, 1 the start's, 2 the end's (those two with boundary jumps).
+    const int set = kind == "jump" ? 0 : kind == "start" ? 1 : kind == "end" ? 2 : -1;
+    if (d >= 0 && set >= 0 && (set == 0 || jumps(d).boundary()) && fields.size() == 4) {
       const auto jump = util::parse_double(fields[2]);
       const int width = jumps(d).width;
       if (!jump || *jump != static_cast<int>(*jump) || *jump < -width || *jump > width) {
-        throw util::Error(path_, number, "jump class '" + std::string(fields[2]) + "' is not an integer in [-" +
-                                             std::to_string(width) + ", " + std::to_string(width) + "]");
+        throw util::Error(path_, number, std::string(kind) + " class '" + std::string(fields[2]) +
+                                             "' is not an integer in [-" + std::to_string(width) + ", " +
+                                             std::to_string(width) + "]");
       }
-      jumps(d).weight[static_cast<std::size_t>(static_cast<int>(*jump) + width)] = number_in(fields[3], 0.0, 1.0, number);
-      mark_seen(d, static_cast<std::size_t>(static_cast<int>(*jump) + width) + 1,
-                "jump class " + std::string(fields[2]), number);
+      std::vector<double>& weights = set == 0 ? jumps(d).weight : set == 1 ? jumps(d).start : jumps(d).end;
+      const auto at = static_cast<std::size_t>(static_cast<int>(*jump) + width);
+      weights[at] = number_in(fields[3], 0.0, 1.0, number);
+      mark_seen(d, static_cast<std::size_t>(set) * weights.size() + at + 1,
+                std::string(kind) + " class " + std::string(fields[2]), number);
       return;
     }
     throw util::Error(path_, number,
-                      "expected 'forward|reverse<TAB>p-empty<TAB>P', '...<TAB>jump<TAB>D<TAB>W' or "
-                      "'...<TAB>t<TAB>E<TAB>F<TAB>P' (E empty for the empty word)");
+                      std::string("expected 'forward|reverse<TAB>p-empty<TAB>P', '...<TAB>jump<TAB>D<TAB>W'") +
+                          (jumps(0).boundary() ? ", '...<TAB>start|end<TAB>D<TAB>W'" : "") +
+                          " or '...<TAB>t<TAB>E<TAB>F<TAB>P' (E empty for the empty word)");
   }
 
   // util::Error when a direction's jump parameters or table were not all there, or (version
@@ -179,7 +191,8 @@ class ParamsReader {
     }
     for (int d = 0; d < 2; ++d) {
       if (std::count(seen_[d].begin(), seen_[d].end(), 1) != static_cast<std::ptrdiff_t>(seen_[d].size())) {
-        throw util::Error(path_ + ": the " + kDirectionNames[d] + " direction's p-empty or jump lines are missing");
+        throw util::Error(path_ + ": the " + kDirectionNames[d] + " direction's p-empty or " +
+                          (jumps_of(d).boundary() ? "jump, start or end" : "jump") + " lines are missing");
       }
       if (!empty_word_rows_[d]) {
         throw util::Error(path_ + ": the " + kDirectionNames[d] +
@@ -202,7 +215,9 @@ class ParamsReader {
 
  private:
   JumpModel& jumps(int d) { return d == 0 ? model_.forward.jumps : model_.reverse.jumps; }
-  // Records direction d's parameter `at` (0 p-empty, 1 + class the jumps); util::Error when
+  const JumpModel& jumps_of(int d) const { return d == 0 ? model_.forward.jumps : model_.reverse.jumps; }
+  // Records direction d's parameter `at` (0 p-empty, 1 + class the jumps, then the start's and
+  // the end's); util::Error when
   // the file gave it before.
   void mark_seen(int d, std::size_t at, const std::string& what, std::size_t number) {
     if (seen_[d][at] != 0) {
@@ -256,10 +271,11 @@ class ParamsReader {
 namespace {
 
 // The model read_hmm_params starts from: the corpus's tables at kAbsentProbability.
-HmmModel absent_model(const Ibm2Corpus& corpus, int width, bool hmm, int threads) {
+HmmModel absent_model(const Ibm2Corpus& corpus, const Header& header, int threads) {
   HmmOptions options;
-  options.jump_width = width;
-  options.hmm_iterations = hmm ? 1 : 0;
+  options.jump_width = header.width;
+  options.boundary_jumps = header.boundary;
+  options.hmm_iterations = header.hmm ? 1 : 0;
   options.threads = threads;
   HmmModel model = hmm_start_model(corpus, options);
   model.forward.table.fill(kAbsentProbability);
@@ -274,7 +290,7 @@ HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int 
   std::string line;
   if (!reader.next(line)) throw util::Error(path, 1, "is empty: expected the header of nmt-align hmm parameters");
   const Header header = parse_header(line, path);
-  HmmModel model = absent_model(corpus, header.width, header.hmm, threads);
+  HmmModel model = absent_model(corpus, header, threads);
   ParamsReader params(path, corpus, model, header.has_end);
   while (reader.next(line)) params.read(line, reader.line_number());
   params.finish(reader.line_number());
@@ -289,9 +305,10 @@ HmmParamsFile::HmmParamsFile(const std::string& path) : path_(path) {
   const Header header = parse_header(text, path);
   width_ = header.width;
   hmm_ = header.hmm;
+  boundary_ = header.boundary;
   // Checked whole once, as read_hmm_params checks it, over a corpus of no pairs.
   const Ibm2Corpus none = Ibm2CorpusBuilder().take();
-  HmmModel model = absent_model(none, width_, hmm_, 1);
+  HmmModel model = absent_model(none, header, 1);
   ParamsReader check(path, none, model, header.has_end);
   while (reader.next(text)) {
     check.read(text, reader.line_number());
@@ -317,7 +334,7 @@ std::string_view HmmParamsFile::line(std::size_t k) const {
 }
 
 HmmModel HmmParamsFile::model_for(const Ibm2Corpus& corpus, int threads) const {
-  HmmModel model = absent_model(corpus, width_, hmm_, threads);
+  HmmModel model = absent_model(corpus, Header{hmm_, width_, boundary_, true}, threads);
   ParamsReader params(path_, corpus, model, false);
   const auto read = [&](std::size_t k) { params.read(std::string(line(k)), k + 2); };
   for (const std::size_t k : parameters_) read(k);

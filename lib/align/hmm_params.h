@@ -6,6 +6,8 @@
 // then, for each direction (forward: target words given source words; reverse: the other way):
 //   forward<TAB>p-empty<TAB>0.21                     (or by-length: 1 / (I + 1), --p-empty-mode)
 //   forward<TAB>jump<TAB>-7<TAB>0.0123               (one line per jump class, -width .. width)
+//   forward<TAB>start<TAB>1<TAB>0.3                  (with boundary-jumps after the width in the
+//   forward<TAB>end<TAB>1<TAB>0.3                     header: the first and last moves' weights, laid out alike)
 // then the table entries, forward's then reverse's:
 //   forward<TAB>t<TAB>e<TAB>f<TAB>t(f | e)           (e empty for the empty word)
 // by e (byte order, the empty word first), then by descending probability, then by f; and
@@ -57,6 +59,7 @@ class HmmParamsFile {
   std::string path_;
   int width_ = 0;
   bool hmm_ = true;
+  bool boundary_ = false;
   std::string text_;                     // the lines after the header, each ending in '\n'
   std::vector<std::size_t> line_begin_;  // where each starts in text_
   std::vector<std::size_t> parameters_;  // the p-empty and jump lines

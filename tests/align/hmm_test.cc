@@ -377,6 +377,7 @@ BOOST_AUTO_TEST_CASE(threads_give_the_same_tables_and_links) {
     options.agreement_empty = align::HmmAgreementEmpty::kOwn;
     options.p_empty_mode = align::PEmptyMode::kByLength;
     options.alpha = 0.05;
+    options.boundary_jumps = true;
   }
   align::HmmModel first;
   std::vector<align::HmmIteration> first_iterations;
@@ -399,7 +400,7 @@ BOOST_AUTO_TEST_CASE(threads_give_the_same_tables_and_links) {
     links += text_of(decode(corpus, options, model));
     options.competitive = false;
     const std::string name = std::to_string(threads) + " threads, cache " + std::to_string(cache_mb) +
-                             (variants ? ", own empty, by length, alpha" : "");
+                             (variants ? ", own empty, by length, alpha, boundary jumps" : "");
     if (threads == 1) {
       first = model;
       first_iterations = iterations;
@@ -418,8 +419,8 @@ BOOST_AUTO_TEST_CASE(threads_give_the_same_tables_and_links) {
 }
 
 // --p-empty-mode: learned moves the empty word's probability, fixed keeps --p-empty, by length
-// keeps the stored value (each pair's is 1 / (I + 1)); a saved by-length model aligns as the
-// trained one.
+// keeps the stored value (each pair's is 1 / (I + 1)); a saved model aligns as the trained one,
+// by length with boundary jumps too, and a file that lacks one of their lines is refused.
 BOOST_AUTO_TEST_CASE(p_empty_is_learned_only_when_asked) {
   const align::Ibm2Corpus corpus = corpus_of(random_pairs(200, 4));
   const rt::TempDir dir;
@@ -429,6 +430,7 @@ BOOST_AUTO_TEST_CASE(p_empty_is_learned_only_when_asked) {
     options.hmm_iterations = 3;
     options.p_empty = 0.3;
     options.p_empty_mode = mode;
+    options.boundary_jumps = mode == align::PEmptyMode::kByLength;  // and their weights saved and read
     align::HmmModel model = align::hmm_start_model(corpus, options);
     align::hmm_train(corpus, options, model);
     const std::string name = "mode " + std::to_string(static_cast<int>(mode));
@@ -441,8 +443,21 @@ BOOST_AUTO_TEST_CASE(p_empty_is_learned_only_when_asked) {
     const align::HmmModel loaded = align::read_hmm_params(path, corpus, 1);
     BOOST_TEST((loaded.forward.jumps.p_empty_mode == (mode == align::PEmptyMode::kByLength ? mode : align::PEmptyMode::kLearned)),
                name);
-    options.links = align::HmmLinks::kAverage;
-    BOOST_TEST((text_of(decode(corpus, options, loaded)) == text_of(decode(corpus, options, model))), name);
+    BOOST_TEST(loaded.forward.jumps.start == model.forward.jumps.start, name);
+    BOOST_TEST(loaded.reverse.jumps.end == model.reverse.jumps.end, name);
+    for (const auto decoding : {align::HmmDecoding::kPosterior, align::HmmDecoding::kViterbi}) {
+      options.links = align::HmmLinks::kAverage;
+      options.decoding = decoding;
+      BOOST_TEST((text_of(decode(corpus, options, loaded)) == text_of(decode(corpus, options, model))), name);
+    }
+    if (options.boundary_jumps) {  // a start line left out
+      std::vector<std::string> lines = lines_of(path);
+      BOOST_TEST(lines.at(0) == "nmt-hmm-params 3 model=hmm jump-width=7 boundary-jumps");
+      lines.erase(std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("reverse\tstart\t", 0) == 0; }));
+      lines.back() = "end\t" + std::to_string(lines.size() - 1);
+      std::ofstream(path) << joined_lines(lines);
+      BOOST_TEST(error_of(path, corpus) == path + ": the reverse direction's p-empty or jump, start or end lines are missing");
+    }
   }
 }
 
