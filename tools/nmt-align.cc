@@ -169,12 +169,13 @@ void hmm(const std::vector<std::string>& args) {
       ("hmm-iterations", util::defaulted(&model.hmm_iterations), "HMM EM iterations after them (0: Model 1 links)")
       ("no-agreement", po::bool_switch()->notifier([&model](bool alone) { model.agreement = !alone; }),
        "train the two directions each alone, not by agreement")
-      ("agreement-empty", util::enum_value(&model.agreement_empty, "product", align::parse_hmm_agreement_empty),
-       "by agreement, a word's empty-word count: product (what the products of both directions' link posteriors "
-       "leave) or own (its own direction's empty-word posterior)")
+      ("agreement-empty", util::enum_value(&model.agreement_empty, "own", align::parse_hmm_agreement_empty),
+       "by agreement, a word's empty-word count: own (its own direction's empty-word posterior) or product (what "
+       "the products of both directions' link posteriors leave)")
       ("jump-width", util::defaulted(&model.jump_width), "jump classes either side; wider jumps share the last")
-      ("boundary-jumps", po::bool_switch(&model.boundary_jumps),
-       "separate weights for the first move (from before the sentence) and the move past its end")
+      ("no-boundary-jumps", po::bool_switch()->notifier([&model](bool off) { model.boundary_jumps = !off; }),
+       "one set of jump weights for every move, not separate ones for the first move (from before the sentence) "
+       "and the move past its end")
       ("p-empty", po::value(&model.p_empty)->default_value(model.p_empty, "0.2"),
        "the empty word's probability (with --p-empty-mode learned, its starting value)")
       ("p-empty-mode", util::enum_value(&model.p_empty_mode, "learned", align::parse_p_empty_mode),

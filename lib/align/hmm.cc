@@ -475,7 +475,8 @@ HmmModel hmm_start_model(const Ibm2Corpus& corpus, const HmmOptions& options) {
   model.hmm = options.hmm_iterations > 0;
   for (int d = 0; d < 2; ++d) {
     HmmDirection& direction = d == kForward ? model.forward : model.reverse;
-    direction.jumps = JumpModel::uniform(options.jump_width, options.p_empty, options.p_empty_mode, options.boundary_jumps);
+    direction.jumps = JumpModel::uniform(options.jump_width, options.p_empty, options.p_empty_mode,
+                                         options.boundary_jumps && model.hmm);
     direction.table = CooccurrenceTable(directions.conditioning[d], directions.generated[d], options.threads);
     if (direction.table.size() > UINT32_MAX) throw util::Error("nmt-align hmm: more than 2^32 co-occurring word pairs");
   }

@@ -41,14 +41,16 @@ HmmAgreementEmpty parse_hmm_agreement_empty(const std::string& name);
 PEmptyMode parse_p_empty_mode(const std::string& name);
 
 struct HmmOptions {
-  int model1_iterations = 5;  // IBM Model 1 EM iterations, before the HMM's
+  // IBM Model 1 EM iterations, before the HMM's. Three: more let rare words collect the
+  // counts of their sentences' unexplained words, and the HMM starts from worse tables.
+  int model1_iterations = 3;
   int hmm_iterations = 5;     // HMM EM iterations; 0 aligns with Model 1
   bool agreement = true;      // false: each direction trained alone on its own posteriors
-  HmmAgreementEmpty agreement_empty = HmmAgreementEmpty::kProduct;
+  HmmAgreementEmpty agreement_empty = HmmAgreementEmpty::kOwn;
   int jump_width = 7;         // jump classes -width .. width
   // Separate weights for the first move and for the move to the end (JumpModel::start, end),
   // as the Berkeley aligner's first, middle and last jumps.
-  bool boundary_jumps = false;
+  bool boundary_jumps = true;
   double p_empty = 0.2;       // the empty word's probability (kLearned: its starting value)
   PEmptyMode p_empty_mode = PEmptyMode::kLearned;
   // The Dirichlet prior of every row of t (variational Bayes, Riley and Gildea 2012, as
