@@ -19,7 +19,8 @@
 #   ibm2     nmt-align ibm2 forward, then -r (reverse), each with --threads
 #   hmm      nmt-align hmm: one training run (both directions by agreement) writes the
 #            forward links and --save-params; then --load-params reads off the reverse
-#            (--links reverse) and the agreed (--links agreed) links without training; the
+#            (--links reverse) and the agreed (--links agreed --threshold 0.2: the product of the two
+#            directions' posteriors at 0.2, fixed in advance) links without training; the
 #            times are those of the three runs together. Skipped when nmt-align hmm is
 #            missing (its --help lacks --load-params).
 # eflomal (GPL-3.0) is never part of this project; a copy of it, built in place:
@@ -189,7 +190,7 @@ run_hmm() {
     timed hmm reverse "$bin/nmt-align" hmm -s "$src" -t "$tgt" -o "$out/hmm/reverse" --load-params "$p" \
       --links reverse --threads "$threads" -q &&
     timed hmm agreed "$bin/nmt-align" hmm -s "$src" -t "$tgt" -o "$out/hmm/agreed" --load-params "$p" \
-      --links agreed --threads "$threads" -q
+      --links agreed --threshold 0.2 --threads "$threads" -q
 }
 
 # The symmetrizations of OUT/ALIGNER/{forward,reverse}, then the scores of every
@@ -227,7 +228,8 @@ grep -qw amx_tile /proc/cpuinfo && kind="$kind + AMX"
 # cell ALIGNER ROW: "test (dev)" AER in %, or why there is none.
 cell() {
   case ${state[$1]} in
-    ran) awk -v r="$2" '$1 == r { printf "%.2f (%.2f)", 100 * $5, 100 * $2; found = 1 } END { if (!found) print "-" }' \
+    ran) awk -v r="$2" '$1 == r { printf "%.2f (%.2f) %.2f (%.2f)", 100 * $5, 100 * $2, 100 * $9, 100 * $6; found = 1 }
+                        END { if (!found) print "-" }' \
            "$out/$1/scores.txt" ;;
     *) echo "${state[$1]}" ;;
   esac
@@ -241,15 +243,16 @@ figure() { if [ "${state[$1]}" = ran ]; then awk -v v="$3" -v f="$2" 'BEGIN { pr
     "· Commit: $commit · Machine: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(nproc) cores, $kind"
   echo "load average before $load_before, after $(cut -d ' ' -f 1-3 /proc/loadavg);" \
     "$("$bin/nmt-align" --version 2>&1 | head -n 1)${eflomal_version:+; eflomal $eflomal_version}"
-  echo "test AER % (dev AER %) on the 447 (37) WPT-2003 gold sentences; times and memory of the aligner's runs"
+  echo "test AER % (dev AER %) on the WPT-2003 gold sentences, lilt's protocol (447 test, 37 dev) then Liang et al.'s"
+  echo "(the last 347 test; 137 dev: the 37 and the first 100 test); times and memory of the aligner's runs"
   printf '%-22s' alignment
-  for a in "${aligners[@]}"; do printf '%18s' "$a"; done
+  for a in "${aligners[@]}"; do printf '%28s' "$a"; done
   echo
   rows=(forward reverse "${symmetrizations[@]}")
   [[ " ${aligners[*]} " != *" hmm "* ]] || rows+=(agreed)
   for row in "${rows[@]}"; do
     printf '%-22s' "$row"
-    for a in "${aligners[@]}"; do printf '%18s' "$(cell "$a" "$row")"; done
+    for a in "${aligners[@]}"; do printf '%28s' "$(cell "$a" "$row")"; done
     echo
   done
   for row in "wall time:%.1f s:wall" "CPU time, user+sys:%.1f s:cpu" "peak RSS:%.0f MB:peak"; do
@@ -258,7 +261,7 @@ figure() { if [ "${state[$1]}" = ran ]; then awk -v v="$3" -v f="$2" 'BEGIN { pr
     for a in "${aligners[@]}"; do
       v=0
       case $var in wall) v=${wall[$a]:-0} ;; cpu) v=${cpu[$a]:-0} ;; peak) v=$(( ${peak[$a]:-0} / 1024 )) ;; esac
-      printf '%18s' "$(figure "$a" "$format" "$v")"
+      printf '%28s' "$(figure "$a" "$format" "$v")"
     done
     echo
   done
