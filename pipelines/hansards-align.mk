@@ -120,7 +120,7 @@ HMM_CANDIDATES := forward reverse $(HMM_SYMMETRIZATIONS) $(foreach t,$(HMM_AGREE
 
 .PHONY: hmm-report
 hmm-report: $(OUT)/hmm/study.txt
-	@echo "== $(CONFIG): nmt-align hmm $(HMM_OPTS) on $$(($$(wc -l < $(OUT)/tok/train.$(SRC)) - $(GOLD_LINES))) pairs" \
+	@echo "== $(CONFIG): nmt-align hmm$(if $(HMM_OPTS), $(HMM_OPTS)) on $$(($$(wc -l < $(OUT)/tok/train.$(SRC)) - $(GOLD_LINES))) pairs" \
 	      "and the $(GOLD_LINES) gold sentences; $$(grep -E '^real' $(OUT)/log/hmm.log)"
 	@cat $<
 

@@ -14,6 +14,7 @@
 #include "align/ibm2_files.h"
 #include "align/symmetrize_files.h"
 #include "tools/support/gemm_choice.h"
+#include "tools/support/hmm_training_options.h"
 #include "tools/support/tool_entry.h"
 #include "util/number_format.h"
 #include "util/option_range.h"
@@ -163,28 +164,9 @@ void hmm(const std::vector<std::string>& args) {
        "(the best path; agreed: both paths' intersection)")
       ("threshold", util::defaulted(&model.threshold), "the posterior a link needs (--decode posterior)")
       ("competitive", po::bool_switch(&model.competitive),
-       "--decode posterior: keep only the unbroken run of links around each word's best one (competitive "
-       "thresholding)")
-      ("model1-iterations", util::defaulted(&model.model1_iterations), "IBM Model 1 EM iterations first")
-      ("hmm-iterations", util::defaulted(&model.hmm_iterations), "HMM EM iterations after them (0: Model 1 links)")
-      ("no-agreement", po::bool_switch()->notifier([&model](bool alone) { model.agreement = !alone; }),
-       "train the two directions each alone, not by agreement")
-      ("agreement-empty", util::enum_value(&model.agreement_empty, "own", align::parse_hmm_agreement_empty),
-       "by agreement, a word's empty-word count: own (its own direction's empty-word posterior) or product (what "
-       "the products of both directions' link posteriors leave)")
-      ("jump-width", util::defaulted(&model.jump_width), "jump classes either side; wider jumps share the last")
-      ("no-boundary-jumps", po::bool_switch()->notifier([&model](bool off) { model.boundary_jumps = !off; }),
-       "one set of jump weights for every move, not separate ones for the first move (from before the sentence) "
-       "and the move past its end")
-      ("p-empty", po::value(&model.p_empty)->default_value(model.p_empty, "0.2"),
-       "the empty word's probability (with --p-empty-mode learned, its starting value)")
-      ("p-empty-mode", util::enum_value(&model.p_empty_mode, "learned", align::parse_p_empty_mode),
-       "learned (re-estimated by each HMM iteration), fixed (--p-empty throughout) or by-length (1 / (I + 1) for a "
-       "sentence of I conditioning words)")
-      ("alpha", po::value(&model.alpha)->default_value(model.alpha, "0"),
-       "Dirichlet prior on the translation tables, variational Bayes (0 = maximum likelihood)")
-      ("cache-mb", util::defaulted(&model.index_cache_mb),
-       "memory (MiB) for the table positions of the first pairs, found once instead of every iteration")
+       "posterior: keep only the unbroken run of links around each word's best (competitive thresholding)");
+  tools::add_hmm_training_options(options, model);
+  options.add_options()
       ("save-params", po::value(&cfg.save_params), "write the trained model (both directions) to this file")
       ("params-threshold", util::defaulted(&cfg.params_threshold),
        "leave translation probabilities below this out of --save-params")

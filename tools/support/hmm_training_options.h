@@ -1,0 +1,13 @@
+#pragma once
+// nmt-align hmm's training options (align::HmmOptions: the iterations, agreement, jumps, the
+// empty word, the prior and the position cache), apart from the command's table of files and decoding options.
+#include <boost/program_options.hpp>
+
+#include "align/hmm.h"
+
+namespace rnnsearch::tools {
+
+// Adds them to `options`, each writing its field of `model` (defaults: the fields' values).
+void add_hmm_training_options(boost::program_options::options_description& options, align::HmmOptions& model);
+
+}  // namespace rnnsearch::tools
