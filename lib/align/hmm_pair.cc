@@ -36,7 +36,13 @@ double class_sum(const JumpModel& jumps, const std::vector<double>& weights, int
   return total;
 }
 
-// leave[k], and with boundary jumps finish[k]: the end factor of a last word aligned at k.
+// With boundary jumps, the factor of a path whose last word aligned is at k: its move to the
+// end position n + 1, by the end weights normalized over positions 1..n + 1.
+double end_factor(const JumpModel& jumps, int n, int k) {
+  return jumps.end[size(jumps.jump_class(n + 1 - k))] / class_sum(jumps, jumps.end, k, 1, n + 1);
+}
+
+// leave[k], and with boundary jumps finish[k] = end_factor(k).
 void fill_leave(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   const int n = pair.source_length, w = band.width;
   pair.leave.resize(size(n + 1));
@@ -51,7 +57,7 @@ void fill_leave(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   pair.leave[0] = (1.0 - jumps.p_empty_for(n)) / class_sum(jumps, jumps.start, 0, 1, n);
   pair.finish.resize(size(n + 1));
   for (int k = 0; k <= n; ++k) {
-    pair.finish[size(k)] = jumps.end[size(jumps.jump_class(n + 1 - k))] / class_sum(jumps, jumps.end, k, 1, n + 1);
+    pair.finish[size(k)] = end_factor(jumps, n, k);
   }
 }
 
@@ -255,15 +261,12 @@ void count_jumps(const JumpModel& jumps, const Band& band, HmmPair& pair) {
   double* end_counts = pair.boundary_counts.data() + 2 * classes;
   double* end_opportunities = pair.boundary_counts.data() + 3 * classes;
   for (int i = 1; i <= n; ++i) start_opportunities[jumps.jump_class(i)] += start_departures;
-  // The end move from k has the posterior of the last word's position being k.
+  // The end move from k has the posterior of the last word's position being k (end_scale, the
+  // forward pass's sum of these products, normalizes them).
   const std::size_t last = size(m - 1) * width;
-  double total = 0.0;
-  for (std::size_t k = 0; k < width; ++k) {
-    total += (static_cast<double>(pair.forward_word[last + k]) + pair.forward_empty[last + k]) * pair.finish[k];
-  }
   for (int k = 0; k <= n; ++k) {
     const double at_k = (static_cast<double>(pair.forward_word[last + size(k)]) + pair.forward_empty[last + size(k)]) *
-                        pair.finish[size(k)] / std::max(total, kSmallestScale);
+                        pair.finish[size(k)] / pair.end_scale;
     end_counts[jumps.jump_class(n + 1 - k)] += at_k;
     for (int i = 1; i <= n + 1; ++i) end_opportunities[jumps.jump_class(i - k)] += at_k;
   }
@@ -381,7 +384,7 @@ std::vector<int> hmm_viterbi(const JumpModel& jumps, const HmmPair& pair) {
   }
   if (jumps.boundary()) {
     for (int at = 0; at <= n; ++at) {
-      best[size(at)] *= jumps.end[size(jumps.jump_class(n + 1 - at))] / class_sum(jumps, jumps.end, at, 1, n + 1);
+      best[size(at)] *= end_factor(jumps, n, at);
     }
   }
   int k = static_cast<int>(std::max_element(best.begin(), best.end()) - best.begin());

@@ -118,7 +118,9 @@ void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const H
       }
     }
   }
-  std::size_t lines = 1 + 2 * (1 + (boundary ? 3 : 1) * (2 + 2 * static_cast<std::size_t>(width) - 1));
+  // The header, then per direction its p-empty line and a line per class of each weight set.
+  const std::size_t weight_sets = boundary ? 3 : 1;
+  std::size_t lines = 1 + 2 * (1 + weight_sets * (2 * static_cast<std::size_t>(width) + 1));
   for (int d = 0; d < 2; ++d) {
     lines += write_direction_table(writer, d == 0 ? model.forward.table : model.reverse.table, TableWords(corpus, d),
                                    kDirectionNames[d], threshold);
@@ -192,7 +194,7 @@ class ParamsReader {
     for (int d = 0; d < 2; ++d) {
       if (std::count(seen_[d].begin(), seen_[d].end(), 1) != static_cast<std::ptrdiff_t>(seen_[d].size())) {
         throw util::Error(path_ + ": the " + kDirectionNames[d] + " direction's p-empty or " +
-                          (jumps_of(d).boundary() ? "jump, start or end" : "jump") + " lines are missing");
+                          (jumps(d).boundary() ? "jump, start or end" : "jump") + " lines are missing");
       }
       if (!empty_word_rows_[d]) {
         throw util::Error(path_ + ": the " + kDirectionNames[d] +
@@ -215,10 +217,9 @@ class ParamsReader {
 
  private:
   JumpModel& jumps(int d) { return d == 0 ? model_.forward.jumps : model_.reverse.jumps; }
-  const JumpModel& jumps_of(int d) const { return d == 0 ? model_.forward.jumps : model_.reverse.jumps; }
+  const JumpModel& jumps(int d) const { return d == 0 ? model_.forward.jumps : model_.reverse.jumps; }
   // Records direction d's parameter `at` (0 p-empty, 1 + class the jumps, then the start's and
-  // the end's); util::Error when
-  // the file gave it before.
+  // the end's); util::Error when the file gave it before.
   void mark_seen(int d, std::size_t at, const std::string& what, std::size_t number) {
     if (seen_[d][at] != 0) {
       throw util::Error(path_, number, std::string(kDirectionNames[d]) + " " + what + " is given twice");
