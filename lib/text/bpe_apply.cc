@@ -127,9 +127,19 @@ std::string BpeApplier::apply(std::string_view line) const {
   return out;
 }
 
-// apply_bpe's process_line on one line without its line break; a "\r" in it is no line
-// break here (see bpe_apply.h): one line in, one line out.
 void BpeApplier::apply(std::string_view line, std::string& out) const {
+  for (std::size_t begin = 0;;) {
+    const std::size_t tab = line.find('\t', begin);
+    apply_field(line.substr(begin, tab == std::string_view::npos ? std::string_view::npos : tab - begin), out);
+    if (tab == std::string_view::npos) return;
+    out += '\t';
+    begin = tab + 1;
+  }
+}
+
+// apply_bpe's process_line on one line (or field) without its line break; a "\r" in it is
+// no line break here (see bpe_apply.h): one line in, one line out.
+void BpeApplier::apply_field(std::string_view line, std::string& out) const {
   const std::size_t first = line.find_first_not_of(' ');
   if (first == std::string_view::npos) {
     out += line;

@@ -3,7 +3,10 @@
 // 92d6139): each space-separated word is split into characters ("</w>" on the last),
 // the lowest-ranked merge present is applied everywhere in the word, left to right,
 // until none applies; all pieces but a word's last carry the separator ("@@").
-// Leading and trailing spaces of a line are kept. A "\r" inside a line is an ordinary
+// Leading and trailing spaces of a line are kept. Tab-separated fields (nmt-decode
+// --constraints' "SOURCE<TAB>TERM..." lines) are segmented each on its own, the tabs kept
+// where they are (apply_bpe.py takes a tab for a character of the word it is in; a line
+// without a tab gets its bytes as before). A "\r" inside a line is an ordinary
 // character of the word it is in, so a line in gives one line out (a tool never changes
 // the number of lines); apply_bpe.py, reading with Python's universal newlines, breaks
 // the line there instead. A CRLF line end never gets here: util::LineReader strips it.
@@ -55,8 +58,9 @@ class BpeApplier {
   BpeApplier(const BpeApplier&) = delete;
   BpeApplier& operator=(const BpeApplier&) = delete;
 
-  // One line without its "\n", valid UTF-8 (as util::LineReader returns it). Const and
-  // thread-safe (see BpeWordCache).
+  // One line without its "\n", valid UTF-8 (as util::LineReader returns it); each of its
+  // tab-separated fields is segmented on its own and the tabs kept. Const and thread-safe
+  // (see BpeWordCache).
   std::string apply(std::string_view line) const;
   // The same, appended to `out` (reuse one buffer across lines to save allocations).
   void apply(std::string_view line, std::string& out) const;
@@ -80,6 +84,7 @@ class BpeApplier {
   void add_merge(std::uint64_t pair, int rank, std::int32_t result);
   std::int32_t lookup(std::string_view s) const;
   const Merge* find_merge(std::int32_t a, std::int32_t b) const;
+  void apply_field(std::string_view field, std::string& out) const;
   void append_word(std::string_view word, std::string& out) const;
   void encode(std::string_view segment, std::vector<std::string>& pieces) const;
   void check_vocabulary(std::vector<std::string>& pieces) const;

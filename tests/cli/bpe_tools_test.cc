@@ -61,6 +61,17 @@ BOOST_AUTO_TEST_CASE(apply_gives_one_line_per_line_with_lone_carriage_returns_ke
   BOOST_TEST(run("nmt-bpe", {"undo"}, applied.out).out == "low\rlow low\nlow \r low\n\rlow\n");
 }
 
+BOOST_AUTO_TEST_CASE(apply_segments_tab_separated_fields_each_on_its_own) {
+  // SOURCE<TAB>TERM lines (nmt-glossary match, for nmt-decode --constraints): the tabs stay
+  // and each field is segmented as a line; a line without a tab is as before.
+  rt::TempDir dir;
+  const auto codes = dir.write("codes", "#version: 0.2\nl o\nlo w</w>\n");
+  const auto applied = run("nmt-bpe", {"apply", "-c", codes}, "low lower\tlow\tlowly\nlow lower lowly\n");
+  BOOST_TEST_REQUIRE(applied.exit_code == 0, applied.err);
+  BOOST_TEST(applied.out == "low lo@@ w@@ e@@ r\tlow\tlo@@ w@@ l@@ y\nlow lo@@ w@@ e@@ r lo@@ w@@ l@@ y\n");
+  BOOST_TEST(run("nmt-bpe", {"undo"}, applied.out).out == "low lower\tlow\tlowly\nlow lower lowly\n");
+}
+
 BOOST_AUTO_TEST_CASE(vocab_limits) {
   const auto r = run("nmt-vocab", {"--min-count", "2", "--max-size", "2"}, "a b c a b a\nd d\n");
   BOOST_TEST(r.out == "a 3\nb 2\n");

@@ -109,6 +109,39 @@ BOOST_AUTO_TEST_CASE(apply_toy_codes) {
   BOOST_TEST(bpe.apply("lowest\rlowest") == "lo@@ we@@ s@@ t@@ \r@@ lo@@ west");
 }
 
+BOOST_AUTO_TEST_CASE(tab_separated_fields_are_segmented_each_on_its_own) {
+  BpeApplier bpe(toy_codes());
+  // nmt-decode --constraints' line: the source, then its terms, each field as its own line.
+  BOOST_TEST(bpe.apply("lowest newer\tnewest\tlow x") == "lo@@ west ne@@ wer\tnewest\tlow x");
+  // subword-nmt takes the tab for a character of the word: "lo@@ we@@ s@@ t@@ \t@@ lo@@ west".
+  BOOST_TEST(bpe.apply("lowest\tlowest") == "lo@@ west\tlo@@ west");
+  // Each field keeps its spaces at either end; empty fields stay.
+  BOOST_TEST(bpe.apply(" lowest \t\t low\t") == " lo@@ west \t\t low\t");
+  BOOST_TEST(bpe.apply("\t") == "\t");
+  const std::vector<std::string> fields = {"lowest newer low x", "widest", "", "  lowers ", "übermäßig neu"};
+  for (const auto& a : fields) {
+    for (const auto& b : fields) {
+      BOOST_TEST(bpe.apply(a + "\t" + b) == bpe.apply(a) + "\t" + bpe.apply(b));
+      BOOST_TEST(undo_bpe(bpe.apply(a + "\t" + b)) == undo_bpe(bpe.apply(a)) + "\t" + undo_bpe(bpe.apply(b)));
+    }
+  }
+  // A line without a tab keeps the bytes it had before fields were read.
+  BOOST_TEST(bpe.apply("lowest newer low x") == "lo@@ west ne@@ wer low x");
+}
+
+// Tab-joined golden lines give the golden segmentations tab-joined: each field is segmented
+// exactly as subword-nmt segments it as a line.
+BOOST_AUTO_TEST_CASE(golden_fields_joined_by_tabs) {
+  if (!rt::require_shared(golden("small/codes.500.val-en"))) return;
+  BpeApplier bpe(read_bpe_codes(golden("small/codes.500.val-en")));
+  const auto input = file_lines(golden("input/val.tok.en")), expected = file_lines(golden("small/val.tok.bpe500.en"));
+  BOOST_TEST_REQUIRE(input.size() == expected.size());
+  for (std::size_t i = 0; i + 2 < input.size(); i += 3) {
+    BOOST_TEST(bpe.apply(input[i] + "\t" + input[i + 1] + "\t" + input[i + 2]) ==
+               expected[i] + "\t" + expected[i + 1] + "\t" + expected[i + 2]);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(undo_is_sed) {
   BOOST_TEST(undo_bpe("lo@@ west n@@ e@@ w") == "lowest new");
   BOOST_TEST(undo_bpe("a@@") == "a");
