@@ -179,12 +179,17 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-align", {"symmetrize", "-i", "{align_good}", "-j", "{good3}"}, 1, "{good3}"});
   c.push_back({"nmt-align", {"eval", "-g", "{gold_bad}", "-a", "{align_good}"}, 1, "{gold_bad}:2:"});
   c.push_back({"nmt-align", {"eval", "-g", "{align_good}", "-a", "{align_bad}"}, 1, "{align_bad}:2:"});
+  c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{invalid_utf8}"}, 1, "{invalid_utf8}:2:"});
+  c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{missing}"}, 1, "{missing}"});
+  c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{good}", "-o", "/dev/full"}, 1, "/dev/full"});
 
   // Mismatched line counts name both files.
   c.push_back({"nmt-align", {"-m", "{model}", "-s", "{good}", "-t", "{good3}"}, 1, "{good3}"});
   c.push_back({"nmt-bleu", {"{good}", "-i", "{good3}"}, 1, "{good3}"});
   c.push_back({"nmt-train", {"-t", "{good}", "{good3}", "-m", "{out}", "--max-updates", "1"}, 1, "{good3}"});
   c.push_back({"nmt-by-length", {"-s", "{good}", "-r", "{good}", "-i", "{good3}"}, 1, "{good3}"});
+  c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{good3}"}, 1, "{good3}"});
+  c.push_back({"nmt-terms", {"-r", "{good3}", "-i", "{good}", "-t", "{good}"}, 1, "{good3}"});
   c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "-t", "{good3}"}, 1, "{good3}"});
 
   // Model and checkpoint files: foreign, truncated, newer, a directory, missing.
