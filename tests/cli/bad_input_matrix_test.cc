@@ -50,6 +50,8 @@ struct Fixture {
     add("align_good", "0-0 1-1\n0-0\n");
     add("align_bad", "0-0 1-1\n0-x\n");                                 // line 2
     add("gold_bad", "0-0 1?1\n0~0\n");                                  // line 2
+    add("glossary_good", "w1\tv1\nw4 w5\tv4\n");
+    add("glossary_bad", "w1\tv1\nw2 v2\n");                             // line 2
     add("model_foreign", "this is not a model\n");
     add("model_newer", newer_version(rt::read_file(reversal.model)));
     add("model_truncated", rt::read_file(reversal.model).substr(0, 200));
@@ -136,6 +138,7 @@ std::vector<Cell> cells() {
       {"nmt-tokenize", {"-l", "en", "-i"}},         {"nmt-detokenize", {"-l", "en", "-i"}},
       {"nmt-bpe", {"apply", "-c", "{codes_good}", "-i"}},
       {"nmt-bpe", {"undo", "-i"}},                  {"nmt-vocab", {"-i"}},
+      {"nmt-glossary", {"match", "-g", "{glossary_good}", "-i"}},
   };
   for (const auto& [tool, prefix] : line_tools) {
     const bool vocab = tool == "nmt-vocab";
@@ -179,6 +182,14 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-align", {"symmetrize", "-i", "{align_good}", "-j", "{good3}"}, 1, "{good3}"});
   c.push_back({"nmt-align", {"eval", "-g", "{gold_bad}", "-a", "{align_good}"}, 1, "{gold_bad}:2:"});
   c.push_back({"nmt-align", {"eval", "-g", "{align_good}", "-a", "{align_bad}"}, 1, "{align_bad}:2:"});
+  c.push_back({"nmt-glossary", {"match", "-g", "{glossary_bad}", "-i", "{good}"}, 1, "{glossary_bad}:2:"});
+  c.push_back({"nmt-glossary", {"match", "-g", "{missing}", "-i", "{good}"}, 1, "{missing}"});
+  c.push_back({"nmt-glossary", {"match", "-g", "{glossary_good}", "-i", "{good}", "-o", "/dev/full"}, 1, "/dev/full"});
+  c.push_back({"nmt-glossary", {"extract", "-s", "{good}", "-t", "{good}", "-a", "{align_bad}"}, 1, "{align_bad}:2:"});
+  c.push_back({"nmt-glossary", {"extract", "-s", "{invalid_utf8}", "-t", "{good}", "-a", "{align_good}"}, 1,
+               "{invalid_utf8}:2:"});
+  c.push_back({"nmt-glossary", {"extract", "-s", "{good}", "-t", "{good}", "-a", "{align_good}", "--min-count", "1",
+                                "--min-letters", "0", "-o", "/dev/full"}, 1, "/dev/full"});
   c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{invalid_utf8}"}, 1, "{invalid_utf8}:2:"});
   c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{missing}"}, 1, "{missing}"});
   c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{good}", "-o", "/dev/full"}, 1, "/dev/full"});
@@ -190,6 +201,7 @@ std::vector<Cell> cells() {
   c.push_back({"nmt-by-length", {"-s", "{good}", "-r", "{good}", "-i", "{good3}"}, 1, "{good3}"});
   c.push_back({"nmt-terms", {"-r", "{good}", "-i", "{good}", "-t", "{good3}"}, 1, "{good3}"});
   c.push_back({"nmt-terms", {"-r", "{good3}", "-i", "{good}", "-t", "{good}"}, 1, "{good3}"});
+  c.push_back({"nmt-glossary", {"extract", "-s", "{good}", "-t", "{good3}", "-a", "{align_good}"}, 1, "{good3}"});
   c.push_back({"nmt-score", {"-m", "{model}", "-s", "{good}", "-t", "{good3}"}, 1, "{good3}"});
 
   // Model and checkpoint files: foreign, truncated, newer, a directory, missing.

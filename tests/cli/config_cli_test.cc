@@ -24,6 +24,7 @@ namespace {
 // The argument lists that reach each tool's options (subcommands), as man_pages_test.
 std::vector<std::vector<std::string>> calls_of(const std::string& tool) {
   if (tool == "nmt-bpe") return {{"learn"}, {"apply"}, {"undo"}};
+  if (tool == "nmt-glossary") return {{"match"}, {"extract"}};
   if (tool == "nmt-align") return {{}, {"symmetrize"}, {"combine"}, {"ibm2"}, {"hmm"}, {"eval"}, {"heatmap"}};
   return {{}};
 }
@@ -44,7 +45,7 @@ std::string check_round_trip(const rt::TempDir& dir, const std::string& tool, st
   BOOST_TEST(first.err == "", call);
   const std::string file = dir.write("dump.cfg", first.out);
   std::vector<std::string> again = {"--config", file, "--dump-config"};
-  if (tool == "nmt-bpe" || (tool == "nmt-align" && !args.empty() && args.front()[0] != '-')) {
+  if (tool == "nmt-bpe" || tool == "nmt-glossary" || (tool == "nmt-align" && !args.empty() && args.front()[0] != '-')) {
     again.insert(again.begin(), args.front());  // the subcommand
   }
   const auto second = run(tool, again, dir.path().string());

@@ -42,6 +42,7 @@ BOOST_AUTO_TEST_CASE(help_and_version_of_every_tool_fail_on_a_full_stdout) {
     check_write_failure(tool, {"--version"});
   }
   for (const std::string command : {"learn", "apply", "undo"}) check_write_failure("nmt-bpe", {command, "--help"});
+  for (const std::string command : {"match", "extract"}) check_write_failure("nmt-glossary", {command, "--help"});
   for (const std::string command : {"symmetrize", "combine", "ibm2", "hmm", "eval", "heatmap"}) {
     check_write_failure("nmt-align", {command, "--help"});
   }

@@ -1,7 +1,8 @@
 // Every tool has a man page and the two agree. The tools are the source tree's
 // tools/nmt-*.cc; each has man/man1/<tool>.1 and a built binary, and each page
 //   - has an OPTIONS entry (a .TP item whose tag names the option) for every long option
-//     its tool's --help lists (every subcommand's --help for nmt-bpe and nmt-align), and the
+//     its tool's --help lists (every subcommand's --help for nmt-bpe, nmt-align and
+//     nmt-glossary), and the
 //     entry gives the default --help shows;
 //   - documents no option that no --help of its tool lists (a removed or misspelt one);
 //   - has the sections NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS, FILES or FILE
@@ -39,6 +40,7 @@ namespace {
 const std::map<std::string, std::vector<std::vector<std::string>>> kSubcommandHelps = {
     {"nmt-bpe", {{"learn"}, {"apply"}, {"undo"}}},
     {"nmt-align", {{}, {"symmetrize"}, {"combine"}, {"ibm2"}, {"hmm"}, {"eval"}, {"heatmap"}}},
+    {"nmt-glossary", {{"match"}, {"extract"}}},
 };
 
 std::vector<std::vector<std::string>> help_calls(const std::string& tool) {

@@ -34,6 +34,7 @@ std::vector<Cell> out_of_range_cells() {
   const std::vector<std::string> bleu = {"nmt-bleu", "ref.txt", "-i", "hyp.txt"};
   const std::vector<std::string> by_length = {"nmt-by-length", "-s", "a.src", "-r", "ref.txt", "-i", "hyp.txt"};
   const std::vector<std::string> terms = {"nmt-terms", "-r", "ref.txt", "-i", "hyp.txt", "-t", "terms.txt"};
+  const std::vector<std::string> glossary = {"nmt-glossary", "extract", "-s", "a.src", "-t", "a.tgt", "-a", "a.links"};
   auto with = [](std::vector<std::string> base, std::vector<std::string> more) {
     base.insert(base.end(), more.begin(), more.end());
     return base;
@@ -93,6 +94,10 @@ std::vector<Cell> out_of_range_cells() {
       {with(by_length, {"--max-length=-1"}), "--max-length must be in [1, 10000], got -1"},
       {with(terms, {"--width", "21"}), "--width must be in [0, 20], got 21"},
       {with(terms, {"--threads", "100000"}), "--threads must be in [0, 1024], got 100000"},
+      {with(glossary, {"--min-count", "0"}), "--min-count must be in [1, 1000000000], got 0"},
+      {with(glossary, {"--min-share", "nan"}), "--min-share must be in [0, 1], got nan"},
+      {with(glossary, {"--max-length", "11"}), "--max-length must be in [1, 10], got 11"},
+      {with(glossary, {"--min-letters=-1"}), "--min-letters must be in [0, 100], got -1"},
       {{"nmt-demo-corpus", "-o", "out", "--train", "100000000000"}, "--train must be in [0, 10000000], got 100000000000"},
       {{"nmt-demo-corpus", "-o", "out", "--seed=-1"}, "--seed must be in [0, 18446744073709551615], got -1"},
       {{"nmt-bpe", "learn", "--symbols=-1"}, "--symbols must be in [0, 10000000], got -1"},
@@ -113,8 +118,9 @@ const std::vector<std::vector<std::string>> kCommands = {
     {"nmt-align"}, {"nmt-align", "symmetrize"}, {"nmt-align", "combine"}, {"nmt-align", "ibm2"},
     {"nmt-align", "hmm"}, {"nmt-align", "eval"}, {"nmt-align", "heatmap"}, {"nmt-average"}, {"nmt-bleu"},
     {"nmt-bpe", "learn"}, {"nmt-bpe", "apply"}, {"nmt-bpe", "undo"}, {"nmt-by-length"}, {"nmt-clean"},
-    {"nmt-decode"}, {"nmt-demo-corpus"}, {"nmt-detokenize"}, {"nmt-score"}, {"nmt-score", "rerank"},
-    {"nmt-shortlist"}, {"nmt-terms"}, {"nmt-tokenize"}, {"nmt-train"}, {"nmt-vocab"}};
+    {"nmt-decode"}, {"nmt-demo-corpus"}, {"nmt-detokenize"}, {"nmt-glossary", "match"},
+    {"nmt-glossary", "extract"}, {"nmt-score"}, {"nmt-score", "rerank"}, {"nmt-shortlist"}, {"nmt-terms"},
+    {"nmt-tokenize"}, {"nmt-train"}, {"nmt-vocab"}};
 
 // Numeric options whose --help shows no number: read as text, a number or a word.
 const std::map<std::string, std::vector<std::string>> kTextNumbers = {{"nmt-bleu", {"smooth-value", "seed"}}};
