@@ -37,9 +37,8 @@ struct Tally {
 const std::string* next_prefix(util::LineReader* prefixes, const util::LineReader& reader, std::string& prefix) {
   if (!prefixes) return nullptr;
   if (!prefixes->next(prefix)) {
-    throw util::Error(prefixes->name(), "has " + std::to_string(prefixes->line_number()) +
-                                            " lines, fewer than the input (--prefix needs one per line of " +
-                                            reader.name() + ")");
+    throw util::Error(prefixes->name(), "ends after " + std::to_string(prefixes->line_number()) + " lines, before " +
+                                            reader.name() + " does (--prefix needs a line per input line)");
   }
   return &prefix;
 }
@@ -178,7 +177,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
   progress.finish();
   if (prefixes && prefixes->next(prefix)) {
     throw util::Error(prefixes->name(), prefixes->line_number(),
-                      "more lines than the input, " + reader.name() + ", has (" + std::to_string(total) + ")");
+                      "more lines than " + reader.name() + " has (" + std::to_string(total) + ")");
   }
   writer.commit();
   warn_at_end(tally, config, reader.name(), total, messages);
