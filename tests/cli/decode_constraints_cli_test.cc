@@ -2,7 +2,7 @@
 // model: every n-best entry holds the positive phrases (in order when ordered), none holds
 // a phrase to avoid, every entry starts with the prefix, a prefix of the whole reference and
 // </s> scores what nmt-score gives, lines without constraints print a plain run's bytes,
-// the bytes do not depend on batches, threads or the input format, shortlists, ensembles
+// the bytes do not depend on batches, threads or the input format (fp32, int8, bf16 where the CPU has it), shortlists, ensembles
 // and alignments work with constraints, and bad lines are one-line errors naming the line.
 #include <boost/test/unit_test.hpp>
 
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "math/precision.h"
 #include "support/reversal_model.h"
 #include "support/run_process.h"
 #include "support/text_lines.h"
@@ -137,7 +138,9 @@ BOOST_AUTO_TEST_CASE(the_same_bytes_in_any_batch_thread_count_precision_and_inpu
   auto lines = constrained_lines(48, 11);
   for (std::size_t i = 0; i < lines.sources.size(); i += 2) lines.phrases[i].clear();  // every other line: none
   const auto plain = lines_of(m.decode({"-b", "4", "--n-best", "2"}, rt::held_out_reversals(48, 11).source).out);
-  for (const std::string precision : {"fp32", "int8"}) {
+  std::vector<std::string> precisions = {"fp32", "int8"};
+  if (rnnsearch::math::precision_supported(rnnsearch::math::Precision::kBf16)) precisions.push_back("bf16");
+  for (const auto& precision : precisions) {
     const std::vector<std::string> options = {"-b", "4", "--n-best", "2", "--precision", precision, "--constraints",
                                               "unordered"};
     auto with = [&](std::vector<std::string> more) {
