@@ -4,22 +4,11 @@
 
 #include "text/word_counter.h"
 #include "util/error.h"
+#include "util/split_fields.h"
 
 namespace rnnsearch::search {
 
 namespace {
-
-// The tab-separated fields of `line`.
-std::vector<std::string> tab_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t begin = 0;
-  for (;;) {
-    const std::size_t tab = line.find('\t', begin);
-    fields.push_back(line.substr(begin, tab == std::string::npos ? std::string::npos : tab - begin));
-    if (tab == std::string::npos) return fields;
-    begin = tab + 1;
-  }
-}
 
 std::string json_string(const nlohmann::json& value, const std::string& key, const std::string& file,
                         std::size_t line_number) {
@@ -98,13 +87,14 @@ LineRequest parse_line(const std::string& line, const ConstraintInput& input, co
     if (line.find_first_not_of(" \t") == std::string::npos) return LineRequest{};
     return parse_json_line(line, file, line_number);
   }
-  std::vector<std::string> fields = tab_fields(line);
+  const std::vector<std::string_view> fields = util::split_fields(line, '\t');
   LineRequest request;
-  request.source = fields[0];
+  request.source = std::string(fields[0]);
   std::size_t next = 1;
-  if (input.force_decode && fields.size() > 1) request.prefix = fields[next++];
-  if (input.tab_constraints) request.positive.assign(fields.begin() + static_cast<std::ptrdiff_t>(next), fields.end());
-  else if (fields.size() > next) {
+  if (input.force_decode && fields.size() > 1) request.prefix = std::string(fields[next++]);
+  if (input.tab_constraints) {
+    for (; next < fields.size(); ++next) request.positive.emplace_back(fields[next]);
+  } else if (fields.size() > next) {
     throw util::Error(file, line_number, std::to_string(fields.size()) + " tab-separated fields; --force-decode reads "
                                          "the source and the prefix (--constraints reads phrases after them)");
   }
