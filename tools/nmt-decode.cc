@@ -58,6 +58,20 @@ int run(int argc, char** argv) {
        "append ' ||| ' and the attention alignment: hard (i-j links) or soft (weights)")
       ("shortlist", po::value(&cfg.shortlist),
        "restrict each sentence's output to the target pieces of an nmt-shortlist file its source pieces allow")
+      ("force-decode", po::bool_switch(&search.constraint_input.force_decode),
+       "each line is SOURCE<TAB>PREFIX: the translation starts with PREFIX (pieces; ending it with </s> ends the "
+       "translation there), as Marian's --force-decode")
+      ("prefix", po::value(&search.prefix_file), "a file of target prefixes, one per input line (as --force-decode's)")
+      ("constraints",
+       po::value<std::string>()->notifier([&search](const std::string& name) {
+         search.constraint_input.tab_constraints = true;
+         search.constraint_input.order = rnnsearch::search::parse_constraint_order(name);
+       }),
+       "ordered|unordered: the tab-separated fields after the source (and prefix) are phrases the translation must "
+       "hold, in their order or in any (fairseq's --constraints); with --json-input, the order of its constraints")
+      ("json-input", po::bool_switch(&search.constraint_input.json),
+       "each line is a JSON object {\"text\", \"constraints\": [...], \"avoid\": [...], \"target_prefix\"} "
+       "(Sockeye's); avoid lists phrases the translation must not hold")
       ("replace-unk", po::bool_switch(&search.replace_unknown),
        "replace <unk> in the output by the most attended source token")
       ("attention-source", defaulted(&cfg.attention_source),
@@ -68,7 +82,9 @@ int run(int argc, char** argv) {
       "nmt-decode",
       "Usage: nmt-decode -m MODEL [MODEL...] [options] < source.bpe > translations.bpe\n"
       "Translates one line per input line with beam search; an empty line gives an empty line. Input\n"
-      "and output are subword tokens, as in training (nmt-bpe apply before, nmt-bpe undo after).\n",
+      "and output are subword tokens, as in training (nmt-bpe apply before, nmt-bpe undo after).\n"
+      "A line may also carry a target prefix and phrases to use or avoid: see --force-decode, --prefix,\n"
+      "--constraints and --json-input, and nmt-decode(1), INPUT FORMATS.\n",
       ""};
   if (rnnsearch::tools::parse_command_line(tool, std::vector<std::string>(argv + 1, argv + argc), options, common)) {
     return rnnsearch::util::kExitOk;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
+#include "search/dynamic_beam_allocation.h"
 #include "search/ensemble.h"
 #include "search/shortlist.h"
 #include "util/error.h"
@@ -29,6 +31,7 @@ struct Candidate {
   std::int32_t word = 0;
   double log_probability = 0.0;
   float step = 0.0f;         // the word's own log-probability at this step
+  ConstraintState state;     // a constrained sentence's: after the word
 };
 
 // Best first; equal scores go to the earlier row, then the lower word id.
@@ -75,6 +78,13 @@ struct Workspace {
   const BatchShortlist* restriction = nullptr;
   BatchShortlist shortlist;
   std::vector<const std::vector<int>*> row_allowed;    // per live row: its sentence's allowed columns
+  // With constraints: per sentence of the batch (null: none), and per live row its state.
+  std::vector<const TargetConstraints*> sentence_constraints;
+  std::vector<ConstraintState> row_state, next_state;
+  std::vector<std::int32_t> advancing;                 // one row's tokens that meet one more constraint token
+  std::vector<int> banks;
+  std::vector<std::size_t> kept;
+  std::vector<Candidate> chosen;
 };
 
 // Every member encodes the batch (sentence b is row b) and starts from its initial state.
@@ -93,7 +103,7 @@ void encode_batch(const std::vector<model::RnnSearch*>& models,
 
 // One decoder step of every member for the live rows (their last tokens in w.previous).
 // An ensemble combines the members' log-probabilities and attention weights (search/ensemble.h).
-void decoder_step(Workspace& w, const math::Matrix*& log_probs, const math::Matrix*& weights) {
+void decoder_step(Workspace& w, math::Matrix*& log_probs, const math::Matrix*& weights) {
   if (w.restriction) {
     w.row_allowed.clear();
     for (const int b : w.row_sentence) w.row_allowed.push_back(&w.restriction->allowed[static_cast<std::size_t>(b)]);
@@ -166,23 +176,108 @@ void top_columns(const Row& row, const std::vector<int>* columns, int take, std:
 // extending its log-probability; the best `width` of them first, in `better` order. With a
 // shortlist, column c is word ids[c] and only the row's allowed columns are read (the
 // others are -infinity), and a column at -infinity is no candidate.
-void sentence_candidates(const math::Matrix& log_probs, int begin, int end, int K, std::size_t width, Workspace& w) {
-  w.candidates.clear();
+// Row r's K best words as candidates (w.top_words their columns). Without a shortlist a
+// plain sentence's words at -infinity are candidates still (never better than a finite
+// one); a constrained sentence's are not (they are banned).
+void row_candidates(const math::Matrix& log_probs, int r, int K, bool skip_infinite, Workspace& w) {
   const int take = std::min<int>(K, static_cast<int>(log_probs.cols()));
-  for (int r = begin; r < end; ++r) {
-    const auto row = log_probs.row(r);
-    const std::vector<int>* allowed = w.restriction ? w.row_allowed[static_cast<std::size_t>(r)] : nullptr;
-    top_columns(row, allowed, take, w.top_words);
-    for (const std::int32_t column : w.top_words) {
-      if (w.restriction && std::isinf(row(column))) continue;  // as the full layer would rank it: never
-      const std::int32_t word = w.restriction ? w.restriction->ids[static_cast<std::size_t>(column)] : column;
-      w.candidates.push_back(
-          {r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(column)), row(column)});
-    }
+  const auto row = log_probs.row(r);
+  const std::vector<int>* allowed = w.restriction ? w.row_allowed[static_cast<std::size_t>(r)] : nullptr;
+  top_columns(row, allowed, take, w.top_words);
+  for (const std::int32_t column : w.top_words) {
+    if ((w.restriction || skip_infinite) && std::isinf(row(column))) continue;  // as the full layer would rank it: never
+    const std::int32_t word = w.restriction ? w.restriction->ids[static_cast<std::size_t>(column)] : column;
+    w.candidates.push_back(
+        {r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(row(column)), row(column), {}});
   }
+}
+
+// The best `width` of the candidates first, in `better` order; the rest dropped.
+void keep_best_candidates(std::size_t width, Workspace& w) {
   const auto keep = static_cast<std::ptrdiff_t>(std::min(width, w.candidates.size()));
   std::partial_sort(w.candidates.begin(), w.candidates.begin() + keep, w.candidates.end(), better);
   w.candidates.resize(static_cast<std::size_t>(keep));
+}
+
+void sentence_candidates(const math::Matrix& log_probs, int begin, int end, int K, std::size_t width, Workspace& w) {
+  w.candidates.clear();
+  for (int r = begin; r < end; ++r) row_candidates(log_probs, r, K, false, w);
+  keep_best_candidates(width, w);
+}
+
+// The column of `word` in the step's log-probabilities (-1: not in the batch's shortlist).
+int word_column(std::int32_t word, const Workspace& w) {
+  if (!w.restriction) return word;
+  const auto& ids = w.restriction->ids;
+  const auto at = std::lower_bound(ids.begin(), ids.end(), word);
+  return at != ids.end() && *at == word ? static_cast<int>(at - ids.begin()) : -1;
+}
+
+float word_value(const math::Matrix& log_probs, int r, std::int32_t word, const Workspace& w) {
+  const int column = word_column(word, w);
+  return column < 0 ? -std::numeric_limits<float>::infinity() : log_probs(r, column);
+}
+
+void ban_word(math::Matrix& log_probs, int r, std::int32_t word, const Workspace& w) {
+  const int column = word_column(word, w);
+  if (column >= 0) log_probs(r, column) = -std::numeric_limits<float>::infinity();
+}
+
+// True when the hypothesis of live row r (of step `step`) ends with the tokens `phrase`
+// begins with, all but its last: the last would complete it.
+bool ends_with_start_of(const std::vector<std::int32_t>& phrase, int r, int step, const Workspace& w) {
+  auto t = static_cast<std::size_t>(step);
+  std::size_t entry = w.step_begin[t] + static_cast<std::size_t>(r);
+  for (std::size_t k = phrase.size() - 1; k-- > 0;) {
+    if (t == 0 || w.history_token[entry] != phrase[k]) return false;  // step 0's token is <s>
+    entry = w.step_begin[t - 1] + static_cast<std::size_t>(w.history_parent[entry]);
+    --t;
+  }
+  return true;
+}
+
+// A constrained sentence's candidates from its live rows [begin, end) at `step`: the
+// prefix's token while the prefix lasts; else each row's K best words once banned phrases
+// and (before every positive phrase is met) </s> are taken out, with the words that meet
+// one more constraint token, shared out by dynamic beam allocation.
+void constrained_candidates(math::Matrix& log_probs, int begin, int end, int step, const TargetConstraints& c, int K,
+                            std::size_t width, Workspace& w) {
+  w.candidates.clear();
+  const auto state_of = [&w](int r) -> const ConstraintState& { return w.row_state[static_cast<std::size_t>(r)]; };
+  const auto add = [&](int r, std::int32_t word, float value) {
+    w.candidates.push_back({r, word, w.row_log_prob[static_cast<std::size_t>(r)] + static_cast<double>(value), value,
+                            advance(c, state_of(r), word)});
+  };
+  if (static_cast<std::size_t>(step) < c.prefix.size()) {
+    const std::int32_t word = c.prefix[static_cast<std::size_t>(step)];
+    for (int r = begin; r < end; ++r) add(r, word, word_value(log_probs, r, word, w));
+    if (w.candidates.size() > width) w.candidates.resize(width);
+    return;
+  }
+  for (int r = begin; r < end; ++r) {
+    if (!all_met(c, state_of(r))) ban_word(log_probs, r, data::Vocabulary::kEos, w);
+    for (const auto& phrase : c.avoid) {
+      if (ends_with_start_of(phrase, r, step, w)) ban_word(log_probs, r, phrase.back(), w);
+    }
+    const std::size_t first = w.candidates.size();
+    row_candidates(log_probs, r, K, true, w);
+    for (std::size_t i = first; i < w.candidates.size(); ++i) w.candidates[i].state = advance(c, state_of(r), w.candidates[i].word);
+    advancing_tokens(c, state_of(r), w.advancing);
+    for (const std::int32_t word : w.advancing) {
+      const float value = word_value(log_probs, r, word, w);
+      const auto listed = [&](const Candidate& x) { return x.word == word; };
+      if (std::isinf(value) || std::any_of(w.candidates.begin() + static_cast<std::ptrdiff_t>(first), w.candidates.end(), listed)) continue;
+      add(r, word, value);
+    }
+  }
+  if (c.positive.empty()) return keep_best_candidates(width, w);
+  std::sort(w.candidates.begin(), w.candidates.end(), better);
+  w.banks.clear();
+  for (const Candidate& x : w.candidates) w.banks.push_back(x.state.met_tokens);
+  allocate_beam(w.banks, c.positive_tokens(), width, w.kept);
+  w.chosen.clear();
+  for (const std::size_t i : w.kept) w.chosen.push_back(w.candidates[i]);
+  w.candidates.swap(w.chosen);
 }
 
 // The beams of one batch: per sentence its source length, its target length limit and
@@ -235,9 +330,10 @@ Hypothesis finish(const Candidate& c, int step, bool ends, std::size_t source_le
 // Each sentence's beam is as wide as it has hypotheses still to finish: its best `width`
 // candidates either finish (</s>, or the length limit) or live on as the rows of the next
 // step, whose tokens and parents go into the history.
-void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& options, Beams& beams, Workspace& w) {
+void advance_beams(math::Matrix& log_probs, int step, const BeamOptions& options, Beams& beams, Workspace& w) {
   w.next_sentence.clear();
   w.next_log_prob.clear();
+  w.next_state.clear();
   w.step_begin.push_back(w.history_token.size());
   const int rows = static_cast<int>(w.row_sentence.size());
   for (int begin = 0, end = 0; begin < rows; begin = end) {  // a sentence's rows are adjacent
@@ -245,13 +341,20 @@ void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& o
     while (end < rows && w.row_sentence[static_cast<std::size_t>(end)] == b) ++end;
     const auto s = static_cast<std::size_t>(b);
     const std::size_t width = static_cast<std::size_t>(options.beam_size) - beams.finished[s].size();
-    sentence_candidates(log_probs, begin, end, options.beam_size, width, w);
+    const TargetConstraints* constraints = w.sentence_constraints[s];
+    if (constraints) {
+      constrained_candidates(log_probs, begin, end, step, *constraints, options.beam_size, width, w);
+    } else {
+      sentence_candidates(log_probs, begin, end, options.beam_size, width, w);
+    }
     for (const Candidate& c : w.candidates) {
       const bool ends = c.word == data::Vocabulary::kEos;
       if (ends || step + 1 >= beams.limit[s]) {
         beams.finished[s].push_back(finish(c, step, ends, beams.source_lengths[s], options, w));
+        if (constraints) beams.finished[s].back().constraints_met = all_met(*constraints, c.state);
         continue;
       }
+      w.next_state.push_back(c.state);
       w.next_sentence.push_back(b);
       w.next_log_prob.push_back(c.log_probability);
       w.history_token.push_back(c.word);
@@ -261,6 +364,7 @@ void advance_beams(const math::Matrix& log_probs, int step, const BeamOptions& o
   }
   w.row_sentence.swap(w.next_sentence);
   w.row_log_prob.swap(w.next_log_prob);
+  w.row_state.swap(w.next_state);
 }
 
 // Every member's decoder state follows the live rows to their parents.
@@ -279,15 +383,20 @@ void follow_parents(Workspace& w) {
 
 // The first step's rows: sentence b's <s> in row b, without a parent.
 Beams start_beams(const std::vector<std::vector<std::int32_t>>& sources, const std::vector<std::size_t>& indices,
-                  const BeamOptions& options, Workspace& w) {
+                  const std::vector<const TargetConstraints*>* constraints, const BeamOptions& options, Workspace& w) {
   const std::size_t B = indices.size();
   Beams beams;
   beams.finished.resize(B);
   w.row_sentence.clear();
+  w.sentence_constraints.assign(B, nullptr);
+  w.row_state.clear();
   for (std::size_t b = 0; b < B; ++b) {
     beams.source_lengths.push_back(sources[indices[b]].size());
     beams.limit.push_back(target_length_limit(options.max_length_ratio, beams.source_lengths[b]));
     w.row_sentence.push_back(static_cast<int>(b));
+    const TargetConstraints* c = constraints ? (*constraints)[indices[b]] : nullptr;
+    if (c && !c->empty()) w.sentence_constraints[b] = c;
+    w.row_state.push_back(c ? initial_state(*c) : ConstraintState{});
   }
   w.row_log_prob.assign(B, 0.0);
   w.previous.assign(B, data::Vocabulary::kBos);
@@ -317,13 +426,14 @@ void restrict_output(const std::vector<std::vector<std::int32_t>>& allowed, cons
 void search_batch(const std::vector<model::RnnSearch*>& models,
                   const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                   const std::vector<std::size_t>& indices, const BeamOptions& options,
-                  const std::vector<std::vector<std::int32_t>>* allowed, Workspace& w,
+                  const std::vector<std::vector<std::int32_t>>* allowed,
+                  const std::vector<const TargetConstraints*>* constraints, Workspace& w,
                   std::vector<std::vector<Hypothesis>>& results) {
   encode_batch(models, sources, indices, w);
   w.restriction = allowed ? &w.shortlist : nullptr;
   if (allowed) restrict_output(*allowed, indices, w);
-  Beams beams = start_beams(sources[0], indices, options, w);
-  const math::Matrix* log_probs = nullptr;
+  Beams beams = start_beams(sources[0], indices, constraints, options, w);
+  math::Matrix* log_probs = nullptr;
   const math::Matrix* weights = nullptr;
   for (int step = 0; !w.row_sentence.empty(); ++step) {
     decoder_step(w, log_probs, weights);
@@ -338,8 +448,10 @@ void search_batch(const std::vector<model::RnnSearch*>& models,
   }
   for (std::size_t b = 0; b < indices.size(); ++b) {
     auto& hypotheses = beams.finished[b];
-    std::stable_sort(hypotheses.begin(), hypotheses.end(),
-                     [](const Hypothesis& x, const Hypothesis& y) { return x.score > y.score; });
+    std::stable_sort(hypotheses.begin(), hypotheses.end(), [](const Hypothesis& x, const Hypothesis& y) {
+      if (x.constraints_met != y.constraints_met) return x.constraints_met;
+      return x.score > y.score;
+    });
     if (static_cast<int>(hypotheses.size()) > options.n_best) hypotheses.resize(static_cast<std::size_t>(options.n_best));
     results[indices[b]] = std::move(hypotheses);
   }
@@ -372,7 +484,8 @@ BeamSearcher::~BeamSearcher() = default;
 
 void BeamSearcher::search(const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                           const std::vector<std::size_t>& indices, const std::vector<std::vector<std::int32_t>>* allowed,
-                          std::vector<std::vector<Hypothesis>>& results) {
+                          std::vector<std::vector<Hypothesis>>& results,
+                          const std::vector<const TargetConstraints*>* constraints) {
   if (sources.size() != models_.size()) {
     throw util::Error("beam search: " + std::to_string(models_.size()) + " models for " +
                       std::to_string(sources.size()) + " source sets");
@@ -388,13 +501,18 @@ void BeamSearcher::search(const std::vector<std::vector<std::vector<std::int32_t
     throw util::Error("beam search: " + std::to_string(results.size()) + " results for " +
                       std::to_string(sources[0].size()) + " sentences");
   }
-  search_batch(models_, sources, indices, options_, allowed, state_->workspace, results);
+  if (constraints && constraints->size() != sources[0].size()) {
+    throw util::Error("beam search: " + std::to_string(constraints->size()) + " constraint sets for " +
+                      std::to_string(sources[0].size()) + " sentences");
+  }
+  search_batch(models_, sources, indices, options_, allowed, constraints, state_->workspace, results);
 }
 
 std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
                                                  const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                                                  const BeamOptions& options,
-                                                 const std::vector<std::vector<std::int32_t>>* allowed) {
+                                                 const std::vector<std::vector<std::int32_t>>* allowed,
+                                                 const std::vector<const TargetConstraints*>* constraints) {
   BeamSearcher searcher(models, options);
   if (sources.size() != models.size()) {
     throw util::Error("beam search: " + std::to_string(models.size()) + " models for " + std::to_string(sources.size()) +
@@ -405,7 +523,7 @@ std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSea
     if (sources[0][i].empty()) results[i].push_back(Hypothesis{});
   }
   for (const auto& indices : data::batches_by_length(sources[0], options.batch_size)) {
-    searcher.search(sources, indices, allowed, results);
+    searcher.search(sources, indices, allowed, results, constraints);
   }
   return results;
 }

@@ -7,6 +7,13 @@
 // narrows as hypotheses finish and the sentence is done at beam_size finished ones.
 // Finished hypotheses are ranked by the normalized score
 //   score = log p(y | x) / |y|^alpha      (|y| counts </s>; alpha = 0: no normalization)
+// A sentence may have constraints (search/target_constraints.h): its first steps take the
+// prefix's tokens, one row; a banned phrase's last token is never a candidate; </s> is no
+// candidate before every positive phrase is met; each row also offers the tokens that meet
+// one more constraint token, and the beam is shared out by dynamic beam allocation
+// (search/dynamic_beam_allocation.h). Its finished hypotheses that meet every constraint
+// rank before those (cut at the length limit) that do not. A sentence without constraints
+// is searched exactly as before, whatever the other sentences of its batch ask.
 // With beam_size 1 this is exactly greedy decoding (search/greedy.h).
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +21,7 @@
 #include <vector>
 
 #include "model/rnnsearch.h"
+#include "search/target_constraints.h"
 
 namespace rnnsearch::search {
 
@@ -48,6 +56,9 @@ struct Hypothesis {
   // With BeamOptions::word_scores, the log-probability of each token, </s> last when
   // complete (they sum to log_probability, added in order in double). Empty otherwise.
   std::vector<float> token_log_probs;
+  // False for a hypothesis of a constrained sentence that stopped at the length limit
+  // before meeting every positive constraint (search/target_constraints.h).
+  bool constraints_met = true;
 };
 
 // How hypotheses are ranked: log_probability / length^alpha (length at least 1; alpha 0:
@@ -71,10 +82,13 @@ class BeamSearcher {
   // results[i] for each i of indices (results has a place for every source; other
   // threads may fill other places at the same time): the n_best hypotheses, best first. With `allowed`
   // (one ascending id list per sentence, search/shortlist.h), sentence i produces only
-  // the words allowed[i]. A sentence's hypotheses do not depend on its batch.
+  // the words allowed[i] (which must hold its constraints' tokens). With `constraints` (one
+  // pointer per source, null for none), sentence i meets *constraints[i]. A sentence's
+  // hypotheses do not depend on its batch.
   void search(const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
               const std::vector<std::size_t>& indices, const std::vector<std::vector<std::int32_t>>* allowed,
-              std::vector<std::vector<Hypothesis>>& results);
+              std::vector<std::vector<Hypothesis>>& results,
+              const std::vector<const TargetConstraints*>* constraints = nullptr);
 
  private:
   struct State;  // the search's buffers (beam_search.cc)
@@ -93,10 +107,12 @@ std::vector<std::vector<Hypothesis>> beam_search(model::RnnSearch& model,
 // every step uses the mean of the models' log-probabilities (and of their attention
 // weights). Throws util::Error unless the target vocabularies have the same size (the
 // caller checks that they are the same words). With `allowed` (one ascending id list per
-// sentence, search/shortlist.h), sentence i produces only the words allowed[i].
+// sentence, search/shortlist.h), sentence i produces only the words allowed[i]; with
+// `constraints` (one pointer per source, null for none), it meets *constraints[i].
 std::vector<std::vector<Hypothesis>> beam_search(const std::vector<model::RnnSearch*>& models,
                                                  const std::vector<std::vector<std::vector<std::int32_t>>>& sources,
                                                  const BeamOptions& options,
-                                                 const std::vector<std::vector<std::int32_t>>* allowed = nullptr);
+                                                 const std::vector<std::vector<std::int32_t>>* allowed = nullptr,
+                                                 const std::vector<const TargetConstraints*>* constraints = nullptr);
 
 }  // namespace rnnsearch::search

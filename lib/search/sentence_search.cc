@@ -43,6 +43,16 @@ void use_alignment_head(model::RnnSearch& model, const std::vector<std::int32_t>
   }
 }
 
+// A shortlist's allowed ids (ascending) with the tokens of the prefix and the positive phrases.
+std::vector<std::int32_t> with_constraint_tokens(std::vector<std::int32_t> allowed, const TargetConstraints& c) {
+  if (c.prefix.empty() && c.positive.empty()) return allowed;
+  allowed.insert(allowed.end(), c.prefix.begin(), c.prefix.end());
+  for (const auto& phrase : c.positive) allowed.insert(allowed.end(), phrase.begin(), phrase.end());
+  std::sort(allowed.begin(), allowed.end());
+  allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+  return allowed;
+}
+
 }  // namespace
 
 Source make_source(std::vector<std::string> words, const std::vector<model::LoadedModel>& models) {
@@ -85,10 +95,17 @@ void search_batch(const std::vector<Source>& sources, const std::vector<std::vec
                   const TranslateOptions& config, const Shortlist* shortlist,
                   std::vector<std::vector<Hypothesis>>& results) {
   std::vector<std::vector<std::int32_t>> allowed(shortlist ? sources.size() : 0);
-  if (shortlist) {
-    for (const std::size_t i : batch) allowed[i] = shortlist->allowed(sources[i].words);
+  std::vector<const TargetConstraints*> constraints(sources.size(), nullptr);
+  bool constrained = false;
+  for (const std::size_t i : batch) {
+    const TargetConstraints& c = sources[i].constraints;
+    if (!c.empty()) {
+      constraints[i] = &c;
+      constrained = true;
+    }
+    if (shortlist) allowed[i] = with_constraint_tokens(shortlist->allowed(sources[i].words), c);
   }
-  searcher.search(ids, batch, shortlist ? &allowed : nullptr, results);
+  searcher.search(ids, batch, shortlist ? &allowed : nullptr, results, constrained ? &constraints : nullptr);
   const bool head = beam_options(config).attention && config.alignment_head;
   if (!head || !first.has_alignment_head()) return;
   for (const std::size_t i : batch) use_alignment_head(first, sources[i].ids[0], results[i]);

@@ -20,6 +20,7 @@ namespace rnnsearch::search {
 struct Source {
   std::vector<std::string> words;
   std::vector<std::vector<std::int32_t>> ids;  // per model
+  TargetConstraints constraints;              // the prefix and phrases asked for (none: a plain search)
 };
 
 // `words` with their ids in each model's source vocabulary (<unk> for the unknown).
@@ -38,7 +39,8 @@ void translate_empty_sources(const std::vector<Source>& sources, const Translate
 
 // Decodes sources[i] for each i of `batch` (non-empty, one batch) into results[i] with
 // `searcher` (made with beam_options(config) over one thread's models, `first` the first
-// of them): the shortlist's allowed pieces per sentence, and the alignment head's weights
+// of them): the shortlist's allowed pieces per sentence (with its constraints' pieces), each
+// sentence's constraints, and the alignment head's weights
 // in place of the decoder's when config.alignment_head asks and `first` has one.
 // `ids` = ids_by_model(sources); other threads may fill other places of results.
 void search_batch(const std::vector<Source>& sources, const std::vector<std::vector<std::vector<std::int32_t>>>& ids,

@@ -18,6 +18,13 @@ void TranslateOptions::validate() const {
   util::check_range("maxi-batch", maxi_batch, 1, kMaxMaxiBatch);
   if (word_scores && n_best == 0) throw util::UsageError("--word-scores needs --n-best");
   math::check_precision_supported(precision);
+  if (!prefix_file.empty() && (constraint_input.force_decode || constraint_input.json)) {
+    throw util::UsageError(std::string("--prefix and ") + (constraint_input.json ? "--json-input" : "--force-decode") +
+                           " both give the prefix; use one");
+  }
+  if (constraint_input.json && constraint_input.force_decode) {
+    throw util::UsageError("--json-input gives the prefix as \"target_prefix\"; --force-decode reads tab-separated lines");
+  }
 }
 
 AlignmentOutput parse_alignment_output(const std::string& name) {

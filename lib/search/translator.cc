@@ -30,24 +30,53 @@ struct Tally {
   data::LanguageCheck language;  // the source lines, under the first model's source profile
   TruncatedLines truncated;     // sources longer than max_length
   std::size_t cut = 0;          // best translations that reached the length limit without </s>
+  std::size_t missed = 0;       // best translations that miss a positive constraint
 };
 
-Source read_source(const std::string& line, const std::vector<model::LoadedModel>& models,
-                   const util::LineReader& reader, const util::Messages& messages, Tally& tally) {
+// The prefix of --prefix for the line just read, or null without it.
+const std::string* next_prefix(util::LineReader* prefixes, const util::LineReader& reader, std::string& prefix) {
+  if (!prefixes) return nullptr;
+  if (!prefixes->next(prefix)) {
+    throw util::Error(prefixes->name(), "ends after " + std::to_string(prefixes->line_number()) + " lines, before " +
+                                            reader.name() + " does (--prefix needs a line per input line)");
+  }
+  return &prefix;
+}
+
+// The line's constraints (search/constraint_input.h), checked against the source's length limit.
+TargetConstraints read_constraints(const LineRequest& request, const Source& source, const TranslateOptions& config,
+                                   const std::vector<model::LoadedModel>& models, const util::LineReader& reader) {
+  TargetConstraints c = target_constraints(request, config.constraint_input.order, models[0].target_vocabulary,
+                                           reader.name(), reader.line_number(), config.prefix_file);
+  if (c.empty()) return c;
+  if (source.words.empty()) {
+    throw util::Error(reader.name(), reader.line_number(), "an empty source has no translation to constrain");
+  }
+  check_constraint_length(c, target_length_limit(config.beam.max_length_ratio, source.words.size()), reader.name(),
+                          reader.line_number());
+  return c;
+}
+
+Source read_source(const std::string& line, const std::string* prefix, const TranslateOptions& config,
+                   const std::vector<model::LoadedModel>& models, const util::LineReader& reader,
+                   const util::Messages& messages, Tally& tally) {
+  LineRequest request = parse_line(line, config.constraint_input, reader.name(), reader.line_number());
+  if (prefix) request.prefix = *prefix;
   std::vector<std::string_view> views;
-  text::split_space_words(line, views);
+  text::split_space_words(request.source, views);
   if (views.size() > kMaxSourcePieces) {
     throw util::Error(reader.name(), reader.line_number(),
                       std::to_string(views.size()) + " pieces, more than nmt-decode reads (" +
                           std::to_string(kMaxSourcePieces) + "); split the line");
   }
-  tally.language.add(line);
+  tally.language.add(request.source);
   std::vector<std::string> words(views.begin(), views.end());
   if (tally.truncated.truncate(words.size(), reader.name(), reader.line_number(), messages)) {
     words.resize(tally.truncated.max_length());
   }
   Source source = make_source(std::move(words), models);
   tally.unknown.add(data::UnknownTokens::kSource, source.ids[0]);
+  source.constraints = read_constraints(request, source, config, models, reader);
   return source;
 }
 
@@ -87,6 +116,11 @@ void warn_at_end(const Tally& tally, const TranslateOptions& config, const std::
                   " stopped at the length limit, --max-length-ratio " + util::general(config.beam.max_length_ratio) +
                   " x source length + 10 tokens, before </s>; a larger --max-length-ratio lets them finish");
   }
+  if (tally.missed > 0) {
+    messages.warn(util::grouped(tally.missed) + " of " + util::grouped(lines) + " translations of " + input_name +
+                  " miss a constraint: they stopped at the length limit first; a larger --max-length-ratio or "
+                  "--beam-size gives the search more room");
+  }
 }
 
 // translate_stream after the validation.
@@ -105,6 +139,9 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
     }
   }
   util::LineReader reader(input);
+  std::unique_ptr<util::LineReader> prefixes;
+  if (!config.prefix_file.empty()) prefixes = std::make_unique<util::LineReader>(config.prefix_file);
+  std::string prefix;
   util::AtomicFileWriter writer(output);
   const std::size_t window = static_cast<std::size_t>(std::max(1, config.beam.batch_size)) *
                              static_cast<std::size_t>(std::max(1, config.maxi_batch));
@@ -118,7 +155,8 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
     // A window: the lines ready now, up to its size (the first read may wait).
     sources.clear();
     while (sources.size() < window && (sources.empty() || reader.ready()) && reader.next(line)) {
-      sources.push_back(read_source(line, models, reader, messages, tally));
+      sources.push_back(read_source(line, next_prefix(prefixes.get(), reader, prefix), config, models, reader, messages,
+                                    tally));
     }
     if (sources.empty()) break;
     std::vector<std::vector<Hypothesis>> results(sources.size());
@@ -126,6 +164,7 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
     for (std::size_t i = 0; i < sources.size(); ++i) {
       const auto& hypotheses = results[i];
       if (!hypotheses.empty() && !hypotheses.front().complete) ++tally.cut;
+      if (!hypotheses.empty() && !hypotheses.front().constraints_met) ++tally.missed;
       for (const Hypothesis& h : hypotheses) {
         writer.write_line(output_line(h, sources[i], target_vocabulary, config, total + i));
         if (config.n_best == 0) break;
@@ -136,6 +175,10 @@ std::size_t translate_valid(std::vector<model::LoadedModel>& models, const Trans
     progress.set_done(total);
   }
   progress.finish();
+  if (prefixes && prefixes->next(prefix)) {
+    throw util::Error(prefixes->name(), prefixes->line_number(),
+                      "more lines than " + reader.name() + " has (" + std::to_string(total) + ")");
+  }
   writer.commit();
   warn_at_end(tally, config, reader.name(), total, messages);
   return total;

@@ -22,6 +22,7 @@
 #include "data/unknown_tokens.h"
 #include "model/model_file.h"
 #include "search/beam_search.h"
+#include "search/constraint_input.h"
 #include "search/shortlist.h"
 #include "util/messages.h"
 
@@ -66,6 +67,10 @@ struct TranslateOptions {
   bool progress = false;         // a count of sentences on stderr when it is a terminal (util::ProgressMeter)
   // With n_best: " WordScores= " and the scores per word of search/word_scores.h after F0.
   bool word_scores = false;
+  // What a line holds beside its source (search/constraint_input.h), and --prefix: a file
+  // of one target prefix per input line (empty: none).
+  ConstraintInput constraint_input;
+  std::string prefix_file;
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
   // above (unknown_warning in [0, 1]; language_warning in [0, 100]; n_best at most beam_size; word_scores needs n_best), and "--precision bf16: this

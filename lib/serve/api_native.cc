@@ -1,7 +1,8 @@
 // The native API: what only rnnsearch has, per request.
 //   POST /v1/translate {"text": "..." | [...], "pair" | "source_language" + "target_language", "input": "text" |
 //        "pieces", "beam_size", "n_best", "length_penalty", "max_length_ratio", "alignment":
-//        "hard" | "soft", "word_scores", "replace_unk"}
+//        "hard" | "soft", "word_scores", "replace_unk", "target_prefix", "constraints", "avoid",
+//        "constraints_order" (serve/constraint_fields.h)}
 //     -> {"pair", "translations": [{"text", "pieces", "log_prob", "score", "complete",
 //        "alignment"?, "word_scores"?, "n_best"?: [the same fields per hypothesis]}]}
 //   POST /v1/score {"source": [...], "target": [...], "input", "normalize", "word_scores"}
@@ -24,6 +25,7 @@
 #include "search/sentence_search.h"
 #include "search/word_scores.h"
 #include "serve/api_routes.h"
+#include "serve/constraint_fields.h"
 #include "serve/json_fields.h"
 #include "serve/reply.h"
 #include "serve/service.h"
@@ -75,9 +77,10 @@ void translate(Service& service, const HttpRequest& request, CancelFlag cancelle
   service.check_key(request, string_field(body, "api_key").value_or(""));
   const Strings text = required_strings(body, "text");
   const auto pair = service.pair_of(body);
-  const search::TranslateOptions config = service.translate_options(body, *pair);
+  search::TranslateOptions config = service.translate_options(body, *pair);
+  config.constraint_input.order = constraint_order(body);
   const bool pieces = pieces_input(body);
-  LinesRequest lines{pair, text.values, pieces, config};
+  LinesRequest lines{pair, text.values, pieces, config, constraint_requests(body, text)};
   service.translate(std::move(lines), "text", std::move(cancelled),
                     [&service, pair, config, pieces, respond](const std::vector<TranslatedLine>* done,
                                                               const RequestError* error) {

@@ -96,6 +96,30 @@ void attach(const std::shared_ptr<Gather>& gather, const ServeOptions& options, 
   }
 }
 
+// A line's prefix and phrases as target ids, in the request's form (raw text: tokenized and
+// BPE'd as the pair's target side); RequestError 400 naming the line for a bad one.
+search::TargetConstraints line_constraints(const LinesRequest& request, search::LineRequest ask,
+                                           const search::Source& source, const std::string& where) {
+  if (!request.pieces) {
+    const LanguagePair& pair = *request.pair;
+    ask.prefix = pair.target_pieces_of(ask.prefix);
+    for (auto& phrase : ask.positive) phrase = pair.target_pieces_of(phrase);
+    for (auto& phrase : ask.avoid) phrase = pair.target_pieces_of(phrase);
+  }
+  try {
+    const search::TranslateOptions& config = request.config;
+    search::TargetConstraints c = search::target_constraints(ask, config.constraint_input.order,
+                                                             request.pair->models().front().target_vocabulary, where, 0);
+    if (c.empty()) return c;
+    if (source.words.empty()) throw util::Error(where, "an empty text has no translation to constrain");
+    search::check_constraint_length(c, search::target_length_limit(config.beam.max_length_ratio, source.words.size()),
+                                    where, 0);
+    return c;
+  } catch (const util::Error& e) {
+    throw RequestError(400, e.what());
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<LanguagePair> PairSet::find(const std::string& name) const {
@@ -357,6 +381,10 @@ std::vector<std::shared_ptr<SentenceJob>> Service::checked_jobs(const std::vecto
     auto job = std::make_shared<SentenceJob>();
     job->task = task;
     job->source = search::make_source(std::move(words), request.pair->models());
+    if (!request.constraints.empty()) {
+      job->source.constraints = line_constraints(request, request.constraints[i], job->source,
+                                                 line_name(field, i, lines.size()));
+    }
     job->cancelled = cancelled;
     job->deadline = deadline;
     jobs.push_back(std::move(job));

@@ -38,6 +38,8 @@ struct LinesRequest {
   std::vector<std::string> lines;
   bool pieces = false;  // the lines are the model's pieces (no tokenizing or BPE), and so are the replies
   search::TranslateOptions config;
+  // Per line, its prefix and phrases (serve/constraint_fields.h) in the lines' form; empty: none.
+  std::vector<search::LineRequest> constraints;
 };
 
 // A translated line: its source as the model read it, and its hypotheses, best first.

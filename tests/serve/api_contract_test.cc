@@ -446,6 +446,47 @@ BOOST_AUTO_TEST_CASE(native_translate_replace_unk) {
   BOOST_TEST(with.body.find("<unk>") == std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(native_translate_prefix_and_constraints_as_nmt_decode) {
+  Served s;
+  const std::vector<std::string> lines = {"w1 w2 w3", "w4 w5 w6 w7", "w8 w9"};
+  const json constraints = {{"w9"}, {"w8 w0", "w3"}, json::array()};
+  const json avoid = {json::array(), {"w7"}, {"w9"}};
+  const std::vector<std::string> prefixes = {"", "w1", "w9 w8 </s>"};
+  std::vector<std::string> json_lines;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    json_lines.push_back(json({{"text", lines[i]}, {"constraints", constraints[i]}, {"avoid", avoid[i]},
+                               {"target_prefix", prefixes[i]}}).dump());
+  }
+  const auto expected = rs::lines_of(rs::cli_decode(s.model.model, json_lines, {"-b", "5", "--json-input"}));
+  BOOST_TEST_REQUIRE(expected.size() == lines.size());
+  const auto reply = s.server.post("/v1/translate", rs::json_body({{"text", lines}, {"input", "pieces"},
+                                                                   {"constraints", constraints}, {"avoid", avoid},
+                                                                   {"target_prefix", prefixes}}));
+  BOOST_TEST_REQUIRE(reply.status == 200, reply.describe());
+  for (std::size_t i = 0; i < lines.size(); ++i) BOOST_TEST(reply.json()["translations"][i]["pieces"] == expected[i]);
+  // Raw text: the phrases go through the target side's tokenizer and BPE (here whole words).
+  const auto text = s.server.post("/v1/translate", rs::json_body({{"text", lines[1]}, {"constraints", {"w8 w0", "w3"}},
+                                                                  {"avoid", {"w7"}}, {"target_prefix", "w1"}}));
+  BOOST_TEST_REQUIRE(text.status == 200, text.describe());
+  BOOST_TEST(text.json()["translations"][0]["pieces"] == expected[1]);
+  const auto ordered = rs::lines_of(rs::cli_decode(s.model.model, {lines[1] + "\tw3\tw8 w0"},
+                                                   {"-b", "5", "--constraints", "ordered"}));
+  const auto in_order = s.server.post("/v1/translate", rs::json_body({{"text", lines[1]}, {"constraints", {"w3", "w8 w0"}},
+                                                                      {"constraints_order", "ordered"}}));
+  BOOST_TEST_REQUIRE(in_order.status == 200, in_order.describe());
+  BOOST_TEST(in_order.json()["translations"][0]["pieces"] == ordered.at(0));
+  // Bad phrases and shapes: 400, naming the text.
+  const auto unknown = s.server.post("/v1/translate", rs::json_body({{"text", lines}, {"input", "pieces"},
+                                                                     {"constraints", {{"w1"}, {"zz"}, json::array()}}}));
+  BOOST_TEST(rs::error_reply_problem(unknown, 400) == "");
+  BOOST_TEST(unknown.json()["error"] ==
+             "'text' line 2: the constraint 'zz' has a piece the model's target vocabulary lacks: 'zz'");
+  const auto shape = s.server.post("/v1/translate", rs::json_body({{"text", lines}, {"constraints", {"w1"}}}));
+  BOOST_TEST(rs::error_reply_problem(shape, 400) == "");
+  const auto order = s.server.post("/v1/translate", rs::json_body({{"text", "w1"}, {"constraints_order", "any"}}));
+  BOOST_TEST(rs::error_reply_problem(order, 400) == "");
+}
+
 BOOST_AUTO_TEST_CASE(native_translate_pieces_input) {
   Served s;
   // As pieces, "w9 w0,w3." is three pieces the model mostly does not know; as text, the
