@@ -2,16 +2,14 @@
 //   nmt-bpe learn -s 8000 < train.tok > codes      (subword-nmt learn-bpe)
 //   nmt-bpe apply -c codes < text.tok > text.bpe   (subword-nmt apply-bpe)
 //   nmt-bpe undo < text.bpe > text.tok             (sed -r 's/(@@ )|(@@ ?$)//g')
-#include <iostream>
-
 #include "text/bpe_files.h"
 #include "text/bpe_undo.h"
+#include "tools/support/subcommands.h"
 #include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
 
 namespace po = boost::program_options;
-using rnnsearch::util::UsageError;
 
 namespace {
 
@@ -95,21 +93,13 @@ int undo(const std::vector<std::string>& args) {
 }
 
 int run(int argc, char** argv) {
-  const std::string command = argc > 1 ? argv[1] : "";
-  const std::vector<std::string> rest(argv + std::min(argc, 2), argv + argc);
-  if (command == "learn" || command == "learn-bpe") return learn(rest);
-  if (command == "apply" || command == "apply-bpe") return apply(rest);
-  if (command == "undo") return undo(rest);
-  if (command == "--help" || command == "-h") {
-    std::cout << kUsage << "\nRun 'nmt-bpe COMMAND --help' for the options of a command.\n";
-    return rnnsearch::util::kExitOk;
-  }
-  if (command == "--version") {
-    std::cout << rnnsearch::util::version_line("nmt-bpe") << "\n";
-    return rnnsearch::util::kExitOk;
-  }
-  throw UsageError(command.empty() ? "a command is needed: learn, apply or undo"
-                                   : "unknown command '" + command + "' (learn, apply or undo)");
+  return rnnsearch::tools::run_subcommand(kTool,
+                                          {{"learn", learn},
+                                           {"apply", apply},
+                                           {"undo", undo},
+                                           {"learn-bpe", learn, false},
+                                           {"apply-bpe", apply, false}},
+                                          argc, argv);
 }
 
 }  // namespace

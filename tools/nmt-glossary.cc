@@ -1,10 +1,9 @@
 // nmt-glossary: terminology for constrained decoding.
 //   nmt-glossary match -g glossary.tok < text.tok > text.terms     (SOURCE<TAB>TERM...)
 //   nmt-glossary extract -s train.src -t train.tgt -a train.links > glossary.tok
-#include <iostream>
-
 #include "align/glossary_extract.h"
 #include "text/glossary.h"
+#include "tools/support/subcommands.h"
 #include "tools/support/tool_entry.h"
 #include "util/error.h"
 #include "util/line_pipeline.h"
@@ -66,20 +65,7 @@ int extract(const std::vector<std::string>& args) {
 }
 
 int run(int argc, char** argv) {
-  const std::string command = argc > 1 ? argv[1] : "";
-  const std::vector<std::string> rest(argv + std::min(argc, 2), argv + argc);
-  if (command == "match") return match(rest);
-  if (command == "extract") return extract(rest);
-  if (command == "--help" || command == "-h") {
-    std::cout << kUsage << "\nRun 'nmt-glossary COMMAND --help' for the options of a command.\n";
-    return rnnsearch::util::kExitOk;
-  }
-  if (command == "--version") {
-    std::cout << rnnsearch::util::version_line("nmt-glossary") << "\n";
-    return rnnsearch::util::kExitOk;
-  }
-  throw rnnsearch::util::UsageError(command.empty() ? "a command is needed: match or extract"
-                                                    : "unknown command '" + command + "' (match or extract)");
+  return rnnsearch::tools::run_subcommand(kTool, {{"match", match}, {"extract", extract}}, argc, argv);
 }
 
 }  // namespace
