@@ -54,7 +54,7 @@ void translate(Service& service, const HttpRequest& request, CancelFlag cancelle
     config.n_best = static_cast<int>(alternatives + 1);
     config.beam.beam_size = std::max(config.beam.beam_size, config.n_best);
   }
-  LinesRequest lines{pair, q.values, false, config};
+  LinesRequest lines{pair, q.values, false, config, {}};
   service.translate(std::move(lines), "q", std::move(cancelled),
                     [&service, pair, config, q, alternatives, source, respond](
                         const std::vector<TranslatedLine>* done, const RequestError* error) {

@@ -43,7 +43,7 @@ void translate(Service& service, const HttpRequest& request, CancelFlag cancelle
   }
   const auto pair = pair_by_id(service, id);
   search::TranslateOptions config = service.translate_options(nlohmann::json::object(), *pair);
-  LinesRequest line_request{pair, lines, false, config};
+  LinesRequest line_request{pair, lines, false, config, {}};
   service.translate(std::move(line_request), "src", std::move(cancelled),
                     [&service, pair, config, lines, respond](const std::vector<TranslatedLine>* done,
                                                              const RequestError* error) {

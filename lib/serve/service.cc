@@ -236,7 +236,7 @@ void Service::websocket_message(const HttpRequest& upgrade, std::string message,
       begin = end + 1;
     }
     const auto pair = websocket_pair(upgrade);
-    LinesRequest request{pair, std::move(lines), false, translate_options(nlohmann::json::object(), *pair)};
+    LinesRequest request{pair, std::move(lines), false, translate_options(nlohmann::json::object(), *pair), {}};
     const auto config = request.config;
     translate(std::move(request), "message", std::move(cancelled),
               [this, pair, config, text_reply](const std::vector<TranslatedLine>* done, const RequestError* e) {
@@ -431,7 +431,7 @@ void Service::run_pairs(PairsRequest request, std::shared_ptr<const BatchTask> t
   if (!request.pieces && !request.pair->has_codes()) {
     throw RequestError(400, "the " + request.pair->config().name() + " pair has no BPE codes: send pieces");
   }
-  LinesRequest lines{request.pair, {}, request.pieces, options_.translate};
+  LinesRequest lines{request.pair, {}, request.pieces, options_.translate, {}};
   auto gather = std::make_shared<Gather>();
   gather->jobs = checked_jobs(request.sources, "source", task, lines, cancelled);
   check_lines(request.targets, "target");
