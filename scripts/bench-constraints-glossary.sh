@@ -8,8 +8,8 @@
 #      reference (whole words);
 #      the test set: those sentences, each expecting the target terms of its entries;
 #   3. the raw text through rnnsearch-translate (pipelines/translate.sh) without and with
-#      --glossary (the test's glossary, detokenized as a user's would be), scored by nmt-terms
-#      against the raw references.
+#      --glossary (the test's glossary, detokenized as a user's would be): nmt-terms' term
+#      usage and exact match in the tokenized outputs, BLEU and chrF of the raw outputs.
 cmake --build build -j "$(nproc)" --target nmt-align nmt-glossary nmt-terms >/dev/null
 g=$work/glossary
 mkdir -p "$g"
@@ -44,14 +44,21 @@ while IFS= read -r line; do
   printf '%s\n' "$line" | tr '\t' '\n' | detok fr | paste -sd '\t'
 done < "$g/set.terms.tok" > "$g/set.terms"
 
-translate() { pipelines/translate.sh -m "$model" -c "$codes" -s en -t fr -b "$beam" -j "$threads" -q "$@"; }
+translate() { pipelines/translate.sh -m "$model" -c "$codes" -s en -t fr -b "$beam" -j "$threads" "$@"; }
 translate < "$g/set.en" > "$g/plain.fr"
 translate --glossary "$g/glossary.raw" < "$g/set.en" > "$g/glossary.fr"
 echo "== glossary: $(wc -l < "$g/glossary.tok") entries from $glossary_pairs training pairs; $(wc -l < "$g/glossary.raw")" \
   "of them in $(wc -l < "$g/set.en") of the first $lines test sentences, $(wc -w < <(tr '\t' ' ' < "$g/set.terms.tok")) words of terms"
+# Terms are counted in the tokenized text (nmt-tokenize -l fr --no-escape of each output), as
+# the test set was chosen: French elision ("L'ÉCONOMIE") keeps 13a's word apart from the term.
+head -n "$lines" "$work/test.tok.fr" | awk 'NR == FNR { keep[$1] = 1; next } keep[FNR]' "$g/test.lines" - > "$g/set.tok.fr"
+printf '| translation | term usage | exact match | BLEU | chrF2 |\n|---|---|---|---|---|\n'
 for run in reference plain glossary; do
   hyp=$g/$run.fr
   [ "$run" = reference ] && hyp=$g/set.fr
-  echo "-- $run"
-  "$bin"/nmt-terms -r "$g/set.fr" -i "$hyp" -t "$g/set.terms"
+  "$bin"/nmt-tokenize -l fr --no-escape -q -i "$hyp" -o "$g/$run.tok.fr"
+  terms=$("$bin"/nmt-terms -r "$g/set.tok.fr" -i "$g/$run.tok.fr" -t "$g/set.terms.tok" | head -2 |
+    sed -E 's/^[a-z ]*: //; s/ terms( in [0-9,]* lines)?\)/)/' | paste -sd '|' | sed 's/|/ | /')
+  printf '| %s | %s | %s | %s |\n' "$run" "$terms" "$("$bin"/nmt-bleu "$g/set.fr" -i "$hyp" -b -w 2)" \
+    "$("$bin"/nmt-bleu "$g/set.fr" -i "$hyp" -m chrf -b -w 1)"
 done
