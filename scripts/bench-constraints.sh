@@ -6,9 +6,9 @@
 #                constraints: the share met in the 1-best (the pieces in a row), BLEU and chrF
 #                of the detokenized output against the raw reference, and sentences/s of the
 #                whole tool (median of --runs) against the unconstrained run of the same script
-#   prefixes     the reference's first k tokenized words (k = 1, 2, 4) as the prefix: BLEU of
-#                the rest of each sentence (tokenized, the first k words of both sides cut),
-#                against the unconstrained run's rest
+#   prefixes     the reference's first k tokenized words (k = 0, 1, 2, 4) as the prefix: BLEU
+#                of what follows the first 4 words of each sentence (tokenized, the same words
+#                of the reference for every k), so that the k compare
 #   glossary     (with --glossary-pairs N) a glossary made by nmt-glossary extract from the HMM
 #                alignments (nmt-align hmm) of the first N tokenized training pairs; the test
 #                sentences whose source holds a glossary term and whose reference holds its
@@ -16,10 +16,10 @@
 #                rnnsearch-translate --glossary
 # Every table line names the machine kind; the work files stay in build/bench-data/constraints.
 #   scripts/bench-constraints.sh [--dir work/hansard36] [--lines 2000] [--threads 2] [--runs 3]
-#                                [--beam 5] [--seed 1] [--glossary-pairs 200000]
+#                                [--beam 5] [--seed 1] [--glossary-pairs 200000] [--only constraints|prefixes|glossary]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=work/hansard36 lines=2000 threads=2 runs=3 beam=5 seed=1 glossary_pairs=0
+dir=work/hansard36 lines=2000 threads=2 runs=3 beam=5 seed=1 glossary_pairs=0 only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
     --beam) beam=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --glossary-pairs) glossary_pairs=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     *) echo "bench-constraints.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -95,39 +96,45 @@ met() {
 }
 
 echo "hansard36 En->Fr, first $lines test sentences, beam $beam, $threads threads, mini-batch 32, $kind, $(date -u +%F), commit $(git rev-parse --short HEAD)"
-echo "== reference words as unordered constraints"
 decode plain "$work/test.en"
-read -r plain_bleu plain_chrf < <(bleu_chrf plain)
 plain_rate=$(cat "$work/plain.rate")
-printf '| constraints per sentence | met in the 1-best | BLEU | chrF2 | sentences/s | vs none |\n|---|---|---|---|---|---|\n'
-printf '| 0 | | %s | %s | %s | 1.00x |\n' "$plain_bleu" "$plain_chrf" "$plain_rate"
-for k in 1 2 3; do
-  draw_words "$k" > "$work/words.$k"
-  bpe_fields "$work/words.$k" > "$work/constraints.$k"
-  paste "$work/test.en" "$work/constraints.$k" > "$work/input.$k"
-  decode "c$k" "$work/input.$k" --constraints unordered
-  read -r m total < <(met "$work/c$k.out" "$work/constraints.$k")
-  read -r b c < <(bleu_chrf "c$k")
-  rate=$(cat "$work/c$k.rate")
-  printf '| %s | %s%% (%s of %s) | %s | %s | %s | %sx |\n' "$k" "$(awk -v m="$m" -v t="$total" 'BEGIN { printf "%.2f", 100 * m / t }')" \
-    "$m" "$total" "$b" "$c" "$rate" "$(awk -v r="$rate" -v p="$plain_rate" 'BEGIN { printf "%.2f", r / p }')"
-done
+constraints() {
+  echo "== reference words as unordered constraints"
+  read -r plain_bleu plain_chrf < <(bleu_chrf plain)
+  printf '| constraints per sentence | met in the 1-best | BLEU | chrF2 | sentences/s | vs none |\n|---|---|---|---|---|---|\n'
+  printf '| 0 | | %s | %s | %s | 1.00x |\n' "$plain_bleu" "$plain_chrf" "$plain_rate"
+  for k in 1 2 3; do
+    draw_words "$k" > "$work/words.$k"
+    bpe_fields "$work/words.$k" > "$work/constraints.$k"
+    paste "$work/test.en" "$work/constraints.$k" > "$work/input.$k"
+    decode "c$k" "$work/input.$k" --constraints unordered
+    read -r m total < <(met "$work/c$k.out" "$work/constraints.$k")
+    read -r b c < <(bleu_chrf "c$k")
+    rate=$(cat "$work/c$k.rate")
+    printf '| %s | %s%% (%s of %s) | %s | %s | %s | %sx |\n' "$k" "$(awk -v m="$m" -v t="$total" 'BEGIN { printf "%.2f", 100 * m / t }')" \
+      "$m" "$total" "$b" "$c" "$rate" "$(awk -v r="$rate" -v p="$plain_rate" 'BEGIN { printf "%.2f", r / p }')"
+  done
+}
+[ "$only" = "" ] || [ "$only" = constraints ] && constraints
 
-echo "== the reference's first k words as the prefix: BLEU of the rest (tokenized)"
-"$bin"/nmt-bpe undo -i "$work/plain.out" > "$work/plain.tok"
-printf '| k | BLEU of the rest, plain | with the prefix | sentences/s |\n|---|---|---|---|\n'
-for k in 1 2 4; do
-  awk -v k="$k" '{ line = ""; for (i = 1; i <= k && i <= NF; ++i) line = line (i > 1 ? " " : "") $i; print line }' \
-    "$work/test.tok.fr" | "$bin"/nmt-bpe apply -c "$codes" > "$work/prefix.$k"
-  decode "p$k" "$work/test.en" --prefix "$work/prefix.$k"
-  "$bin"/nmt-bpe undo -i "$work/p$k.out" > "$work/p$k.tok"
-  cut_words() { awk -v k="$k" '{ line = ""; for (i = k + 1; i <= NF; ++i) line = line (i > k + 1 ? " " : "") $i; print line }' "$1"; }
-  cut_words "$work/test.tok.fr" > "$work/rest.ref.$k"
-  cut_words "$work/plain.tok" > "$work/rest.plain.$k"
-  cut_words "$work/p$k.tok" > "$work/rest.p$k"
-  printf '| %s | %s | %s | %s |\n' "$k" "$("$bin"/nmt-bleu "$work/rest.ref.$k" -i "$work/rest.plain.$k" -b -w 2 --tokenize none)" \
-    "$("$bin"/nmt-bleu "$work/rest.ref.$k" -i "$work/rest.p$k" -b -w 2 --tokenize none)" "$(cat "$work/p$k.rate")"
-done
+prefixes() {
+  echo "== the reference's first k words as the prefix: BLEU of the words after the first 4 (tokenized)"
+  "$bin"/nmt-bpe undo -i "$work/plain.out" > "$work/p0.tok"
+  after_four() { awk '{ line = ""; for (i = 5; i <= NF; ++i) line = line (i > 5 ? " " : "") $i; print line }' "$1"; }
+  after_four "$work/test.tok.fr" > "$work/rest.ref"
+  printf '| k | BLEU after the first 4 words | sentences/s |\n|---|---|---|\n'
+  printf '| 0 | %s | %s |\n' "$(after_four "$work/p0.tok" | "$bin"/nmt-bleu "$work/rest.ref" -b -w 2 --tokenize none --force)" \
+    "$(cat "$work/plain.rate")"
+  for k in 1 2 4; do
+    awk -v k="$k" '{ line = ""; for (i = 1; i <= k && i <= NF; ++i) line = line (i > 1 ? " " : "") $i; print line }' \
+      "$work/test.tok.fr" | "$bin"/nmt-bpe apply -c "$codes" > "$work/prefix.$k"
+    decode "p$k" "$work/test.en" --prefix "$work/prefix.$k"
+    "$bin"/nmt-bpe undo -i "$work/p$k.out" > "$work/p$k.tok"
+    printf '| %s | %s | %s |\n' "$k" "$(after_four "$work/p$k.tok" | "$bin"/nmt-bleu "$work/rest.ref" -b -w 2 --tokenize none --force)" \
+      "$(cat "$work/p$k.rate")"
+  done
+}
+[ "$only" = "" ] || [ "$only" = prefixes ] && prefixes
 
-[ "$glossary_pairs" -gt 0 ] || exit 0
+[ "$glossary_pairs" -gt 0 ] && { [ "$only" = "" ] || [ "$only" = glossary ]; } || exit 0
 source scripts/bench-constraints-glossary.sh
