@@ -96,8 +96,10 @@ met() {
 }
 
 echo "hansard36 En->Fr, first $lines test sentences, beam $beam, $threads threads, mini-batch 32, $kind, $(date -u +%F), commit $(git rev-parse --short HEAD)"
-decode plain "$work/test.en"
-plain_rate=$(cat "$work/plain.rate")
+if [ "$only" != glossary ]; then
+  decode plain "$work/test.en"
+  plain_rate=$(cat "$work/plain.rate")
+fi
 constraints() {
   echo "== reference words as unordered constraints"
   read -r plain_bleu plain_chrf < <(bleu_chrf plain)
