@@ -1,35 +1,24 @@
 #include "search/dynamic_beam_allocation.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace rnnsearch::search {
 
 void allocate_beam(const std::vector<int>& banks, int top_bank, std::size_t width, std::vector<std::size_t>& kept) {
-  const auto count = static_cast<std::size_t>(top_bank) + 1;
-  std::vector<std::size_t> candidates(count, 0), places(count, width / count);
-  for (const int b : banks) ++candidates[static_cast<std::size_t>(b)];
-  places[count - 1] += width - (width / count) * count;
-  for (std::size_t b = count - 1; b > 0; --b) {
-    if (places[b] <= candidates[b]) continue;
-    places[b - 1] += places[b] - candidates[b];
-    places[b] = candidates[b];
-  }
-  places[0] = std::min(places[0], candidates[0]);
-  std::size_t free = width;
-  for (const std::size_t p : places) free -= p;
-  for (std::size_t b = count; b-- > 0 && free > 0;) {
-    const std::size_t more = std::min(free, candidates[b] - places[b]);
-    places[b] += more;
-    free -= more;
-  }
-  kept.clear();
-  std::vector<std::size_t> taken(count, 0);
-  for (std::size_t i = 0; i < banks.size(); ++i) {
-    const auto b = static_cast<std::size_t>(banks[i]);
-    if (taken[b] == places[b]) continue;
-    ++taken[b];
-    kept.push_back(i);
-  }
+  // Each candidate's rank within its bank (0 = the bank's best); the kept are the first
+  // `width` by (rank, higher bank first).
+  std::vector<std::size_t> seen(static_cast<std::size_t>(top_bank) + 1, 0), rank(banks.size());
+  for (std::size_t i = 0; i < banks.size(); ++i) rank[i] = seen[static_cast<std::size_t>(banks[i])]++;
+  kept.resize(banks.size());
+  std::iota(kept.begin(), kept.end(), std::size_t{0});
+  const auto round_robin = [&](std::size_t a, std::size_t b) {
+    return rank[a] != rank[b] ? rank[a] < rank[b] : banks[a] > banks[b];
+  };
+  const std::size_t keep = std::min(width, kept.size());
+  std::partial_sort(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(keep), kept.end(), round_robin);
+  kept.resize(keep);
+  std::sort(kept.begin(), kept.end());
 }
 
 }  // namespace rnnsearch::search

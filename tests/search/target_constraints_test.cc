@@ -126,12 +126,16 @@ BOOST_AUTO_TEST_CASE(all_met_agrees_with_the_definition_on_random_token_strings)
   }
 }
 
-BOOST_AUTO_TEST_CASE(the_beam_is_shared_out_by_bank_and_unused_places_move) {
+BOOST_AUTO_TEST_CASE(the_beam_goes_round_robin_over_the_banks_from_the_top) {
   std::vector<std::size_t> kept;
-  // Banks 0..2, beam 6: two places each.
+  // Banks of 9 candidates (best first), beam 6: each bank's best (2, 1, 0: candidates 4, 3,
+  // 0), then each bank's second (6, 5, 1).
   search::allocate_beam({0, 0, 0, 1, 2, 1, 2, 0, 1}, 2, 6, kept);
   BOOST_TEST((kept == std::vector<std::size_t>{0, 1, 3, 4, 5, 6}));
-  // The top bank empty: its places go down, the best of the lower banks fill them.
+  // Beam 4: the third round reaches only the top bank.
+  search::allocate_beam({0, 0, 0, 1, 2, 1, 2, 0, 1}, 2, 4, kept);
+  BOOST_TEST((kept == std::vector<std::size_t>{0, 3, 4, 6}));
+  // An empty bank takes no place: the others' next candidates do.
   search::allocate_beam({0, 0, 0, 1, 0, 1, 1}, 2, 6, kept);
   BOOST_TEST((kept == std::vector<std::size_t>{0, 1, 2, 3, 5, 6}));
   // More banks than places: the highest banks with candidates first.
@@ -140,9 +144,9 @@ BOOST_AUTO_TEST_CASE(the_beam_is_shared_out_by_bank_and_unused_places_move) {
   // Fewer candidates than places: all of them.
   search::allocate_beam({0, 2}, 2, 5, kept);
   BOOST_TEST((kept == std::vector<std::size_t>{0, 1}));
-  // Places left at the bottom go back up.
-  search::allocate_beam({1, 1, 1, 1, 0}, 1, 4, kept);
-  BOOST_TEST((kept == std::vector<std::size_t>{0, 1, 2, 4}));
+  // One bank: the best `width`, as without constraints.
+  search::allocate_beam({1, 1, 1, 1, 1}, 1, 3, kept);
+  BOOST_TEST((kept == std::vector<std::size_t>{0, 1, 2}));
 }
 
 BOOST_AUTO_TEST_CASE(lines_are_read_in_each_format) {
