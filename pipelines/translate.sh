@@ -4,7 +4,9 @@
 # With a glossary (--glossary FILE, raw "source term<TAB>target term" lines), its sides are
 # tokenized as the text is, and each line's terms become constraints that every
 # translation carries:
-#   nmt-tokenize | nmt-glossary match | nmt-bpe apply | nmt-decode --constraints unordered | ...
+#   nmt-tokenize | nmt-glossary match | nmt-bpe apply |
+#     nmt-decode --constraints unordered --constraints-if-missing | ...
+# (a translation that holds its terms already is kept as the model made it).
 # Every stage answers a line as soon as it arrives, so the recipe serves a pipe that
 # waits for each translation as well as a whole file. Long sentences are translated whole
 # (nmt-decode --max-length 0), as Makefile.pipeline translates them; -q silences progress
@@ -73,7 +75,7 @@ fi
 # BPE'd and translated (with the terms as constraints when there is a glossary), detokenized.
 translate_tokens() {
   local constraints=()
-  [ -z "$glossary" ] || constraints=(--constraints unordered)
+  [ -z "$glossary" ] || constraints=(--constraints unordered --constraints-if-missing)
   "$(nmt_tool nmt-bpe)" apply -c "$codes" |
     "$(nmt_tool nmt-decode)" -m "$model" -b "$beam" --max-length 0 --threads "$threads" "${constraints[@]}" -q |
     "$(nmt_tool nmt-bpe)" undo |

@@ -69,6 +69,9 @@ int run(int argc, char** argv) {
        }),
        "ordered|unordered: the tab-separated fields after the source (and prefix) are phrases the translation must "
        "hold, in their order or in any (fairseq's --constraints); with --json-input, the order of its constraints")
+      ("constraints-if-missing", po::bool_switch(&search.constraints_if_missing),
+       "search each constrained line without its phrases first, and keep that translation when it already holds "
+       "them (every n-best entry); search with them only where it does not")
       ("json-input", po::bool_switch(&search.constraint_input.json),
        "each line is a JSON object {\"text\", \"constraints\": [...], \"avoid\": [...], \"target_prefix\"} "
        "(Sockeye's); avoid lists phrases the translation must not hold")

@@ -53,6 +53,39 @@ std::vector<std::int32_t> with_constraint_tokens(std::vector<std::int32_t> allow
   return allowed;
 }
 
+// Whether every hypothesis holds every positive phrase of `c` (as the search counts them).
+bool holds_phrases(const std::vector<Hypothesis>& hypotheses, const TargetConstraints& c) {
+  for (const Hypothesis& h : hypotheses) {
+    ConstraintState state = initial_state(c);
+    for (const std::int32_t token : h.tokens) state = advance(c, state, token);
+    if (!all_met(c, state)) return false;
+  }
+  return !hypotheses.empty();
+}
+
+// TranslateOptions::constraints_if_missing: the batch searched without its positive phrases
+// (prefixes and phrases to avoid kept), then again with them for the sentences whose
+// hypotheses do not all hold them already.
+void search_phrases_if_missing(const std::vector<std::vector<std::vector<std::int32_t>>>& ids,
+                               const std::vector<std::size_t>& batch, const std::vector<std::vector<std::int32_t>>* allowed,
+                               const std::vector<const TargetConstraints*>& constraints, BeamSearcher& searcher,
+                               std::vector<std::vector<Hypothesis>>& results) {
+  std::vector<TargetConstraints> relaxed(constraints.size());
+  std::vector<const TargetConstraints*> first(constraints);
+  for (const std::size_t i : batch) {
+    if (!constraints[i] || constraints[i]->positive.empty()) continue;
+    relaxed[i] = *constraints[i];
+    relaxed[i].positive.clear();
+    first[i] = relaxed[i].empty() ? nullptr : &relaxed[i];
+  }
+  searcher.search(ids, batch, allowed, results, &first);
+  std::vector<std::size_t> again;
+  for (const std::size_t i : batch) {
+    if (first[i] != constraints[i] && !holds_phrases(results[i], *constraints[i])) again.push_back(i);
+  }
+  if (!again.empty()) searcher.search(ids, again, allowed, results, &constraints);
+}
+
 }  // namespace
 
 Source make_source(std::vector<std::string> words, const std::vector<model::LoadedModel>& models) {
@@ -105,7 +138,12 @@ void search_batch(const std::vector<Source>& sources, const std::vector<std::vec
     }
     if (shortlist) allowed[i] = with_constraint_tokens(shortlist->allowed(sources[i].words), c);
   }
-  searcher.search(ids, batch, shortlist ? &allowed : nullptr, results, constrained ? &constraints : nullptr);
+  const auto* restriction = shortlist ? &allowed : nullptr;
+  if (constrained && config.constraints_if_missing) {
+    search_phrases_if_missing(ids, batch, restriction, constraints, searcher, results);
+  } else {
+    searcher.search(ids, batch, restriction, results, constrained ? &constraints : nullptr);
+  }
   const bool head = beam_options(config).attention && config.alignment_head;
   if (!head || !first.has_alignment_head()) return;
   for (const std::size_t i : batch) use_alignment_head(first, sources[i].ids[0], results[i]);

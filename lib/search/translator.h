@@ -71,6 +71,10 @@ struct TranslateOptions {
   // of one target prefix per input line (empty: none).
   ConstraintInput constraint_input;
   std::string prefix_file;
+  // --constraints-if-missing: a line is first searched without its positive phrases, and
+  // that translation kept when it (every n-best entry) holds them already; only the other
+  // lines are searched with them.
+  bool constraints_if_missing = false;
 
   // Throws util::UsageError "--beam-size must be in [1, 1000], got 0", for every option
   // above (unknown_warning in [0, 1]; language_warning in [0, 100]; n_best at most beam_size; word_scores needs n_best), and "--precision bf16: this

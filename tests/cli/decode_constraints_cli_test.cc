@@ -111,6 +111,40 @@ BOOST_AUTO_TEST_CASE(every_n_best_entry_holds_the_phrases_unordered_and_ordered)
   }
 }
 
+BOOST_AUTO_TEST_CASE(constraints_if_missing_keep_a_translation_that_holds_them_already) {
+  rt::ReversalModel m;
+  const auto held_out = rt::held_out_reversals(30, 17);
+  const auto sources = lines_of(held_out.source);
+  const auto plain = lines_of(m.decode({"-b", "4", "--n-best", "2"}, held_out.source).out);
+  // Even lines ask for a word of their own best translation, odd lines for w9 w9.
+  std::string input;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    input += sources[i] + "\t" + (i % 2 ? "w9 w9" : words_of(translation_of(plain[2 * i])).front()) + "\n";
+  }
+  const std::vector<std::string> options = {"-b", "4", "--n-best", "2", "--constraints", "unordered",
+                                            "--constraints-if-missing"};
+  const auto r = m.decode(options, input);
+  BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+  const auto out = lines_of(r.out);
+  BOOST_TEST_REQUIRE(out.size() == plain.size());
+  for (std::size_t n = 0; n < out.size(); ++n) {
+    const std::size_t i = n / 2;
+    const std::string phrase = i % 2 ? "w9 w9" : words_of(translation_of(plain[2 * i])).front();
+    const auto words = words_of(translation_of(out[n]));
+    BOOST_TEST(find_phrase(words, words_of(phrase)) != std::string::npos, out[n]);
+    const auto plain_words = words_of(translation_of(plain[n]));
+    // A line whose plain entries all hold the phrase prints them as they were.
+    const auto other = words_of(translation_of(plain[n % 2 ? n - 1 : n + 1]));
+    if (find_phrase(plain_words, words_of(phrase)) != std::string::npos &&
+        find_phrase(other, words_of(phrase)) != std::string::npos) {
+      BOOST_TEST(out[n] == plain[n]);
+    }
+  }
+  std::vector<std::string> one = options;
+  one.insert(one.end(), {"--mini-batch", "1", "--threads", "2"});
+  BOOST_TEST(m.decode(one, input).out == r.out);
+}
+
 BOOST_AUTO_TEST_CASE(phrases_to_avoid_never_appear) {
   rt::ReversalModel m;
   const auto held_out = rt::held_out_reversals(30, 9);
