@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "text/unicode.h"
+#include "text/word_counter.h"
 #include "util/error.h"
 #include "util/line_reader.h"
 #include "util/split_fields.h"
@@ -10,12 +11,10 @@
 namespace rnnsearch::text {
 namespace {
 
-// The tokens of `text`: the runs between spaces.
+// The tokens of `text`: the runs between spaces (text::split_space_words).
 std::vector<std::string_view> tokens_of(std::string_view text) {
   std::vector<std::string_view> tokens;
-  for (std::string_view t : util::split_fields(text, ' ')) {
-    if (!t.empty()) tokens.push_back(t);
-  }
+  split_space_words(text, tokens);
   return tokens;
 }
 
