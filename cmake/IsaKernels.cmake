@@ -16,15 +16,18 @@ set(RNNSEARCH_ISA_FLAGS_avx512_bf16 ${RNNSEARCH_ISA_FLAGS_avx512_vnni} -mavx512b
 
 # The kernel files of each level: a level without a file of its own uses the one below it
 # (math/kernel_tables.cc says which).
-set(RNNSEARCH_ISA_KERNELS_baseline row_stable_kernels dot_kernels elementwise_kernels int8_row_kernels int8_tile_kernels)
-set(RNNSEARCH_ISA_KERNELS_avx2 row_stable_kernels dot_kernels elementwise_kernels int8_row_kernels int8_tile_kernels)
-set(RNNSEARCH_ISA_KERNELS_avx512 row_stable_kernels dot_kernels elementwise_kernels int8_row_kernels)
+set(RNNSEARCH_ISA_KERNELS_baseline row_stable_kernels dot_kernels elementwise_kernels step_kernels vector_kernels int8_row_kernels int8_tile_kernels)
+set(RNNSEARCH_ISA_KERNELS_avx2 row_stable_kernels dot_kernels elementwise_kernels step_kernels vector_kernels int8_row_kernels int8_tile_kernels)
+set(RNNSEARCH_ISA_KERNELS_avx512 row_stable_kernels dot_kernels elementwise_kernels step_kernels vector_kernels int8_row_kernels)
 set(RNNSEARCH_ISA_KERNELS_avx512_vnni int8_tile_kernels)
 set(RNNSEARCH_ISA_KERNELS_avx512_bf16 bf16_kernels)
 
 # The elementwise functions are plain loops for the compiler to vectorize, which GCC's -O2
-# does only where no remainder loop is needed.
-set_source_files_properties(${PROJECT_SOURCE_DIR}/lib/math/kernels/elementwise_kernels.cc PROPERTIES COMPILE_OPTIONS -O3)
+# does only where no remainder loop is needed; -fno-math-errno lets it vectorize sqrt (no
+# kernel reads errno, and no value changes).
+foreach(file elementwise_kernels step_kernels vector_kernels)
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/lib/math/kernels/${file}.cc PROPERTIES COMPILE_OPTIONS "-O3;-fno-math-errno")
+endforeach()
 
 function(add_isa_kernels library)
   foreach(level ${RNNSEARCH_ISA_LEVELS})

@@ -20,6 +20,18 @@ const kernels::ElementwiseKernels& elementwise_kernels(CpuIsa isa) {
   return isa_baseline::kElementwise;
 }
 
+const kernels::StepKernels& step_kernels(CpuIsa isa) {
+  if (isa >= CpuIsa::kAvx512) return isa_avx512::kStep;
+  if (isa >= CpuIsa::kAvx2) return isa_avx2::kStep;
+  return isa_baseline::kStep;
+}
+
+const kernels::VectorKernels& vector_kernels(CpuIsa isa) {
+  if (isa >= CpuIsa::kAvx512) return isa_avx512::kVector;
+  if (isa >= CpuIsa::kAvx2) return isa_avx2::kVector;
+  return isa_baseline::kVector;
+}
+
 const kernels::Int8RowKernels& int8_row_kernels(CpuIsa isa) {
   if (isa >= CpuIsa::kAvx512) return isa_avx512::kInt8Rows;
   if (isa >= CpuIsa::kAvx2) return isa_avx2::kInt8Rows;

@@ -9,6 +9,8 @@ namespace rnnsearch::math {
 const kernels::RowStableKernels& row_stable_kernels(CpuIsa isa);
 const kernels::DotKernels& dot_kernels(CpuIsa isa);
 const kernels::ElementwiseKernels& elementwise_kernels(CpuIsa isa);
+const kernels::StepKernels& step_kernels(CpuIsa isa);
+const kernels::VectorKernels& vector_kernels(CpuIsa isa);
 const kernels::Int8RowKernels& int8_row_kernels(CpuIsa isa);
 const kernels::Int8TileKernels& int8_tile_kernels(CpuIsa isa);
 // Null below avx512-bf16: there is no portable bf16 kernel.

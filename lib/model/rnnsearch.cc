@@ -6,6 +6,7 @@
 #include "math/elementwise.h"
 #include "math/gemm.h"
 #include "math/shape_check.h"
+#include "math/vector_ops.h"
 #include "model/rnnsearch_workspace.h"
 #include "nn/init.h"
 #include "util/error.h"
@@ -26,7 +27,7 @@ float log_sum_exp(const math::Matrix& m, Eigen::Index r) {
 }
 
 void log_softmax_rows(math::Matrix& m) {
-  for (Eigen::Index r = 0; r < m.rows(); ++r) m.row(r).array() -= log_sum_exp(m, r);
+  for (Eigen::Index r = 0; r < m.rows(); ++r) math::subtract_scalar(log_sum_exp(m, r), m.row(r).data(), m.cols());
 }
 
 // Row r of `logits` normalized over its columns allowed[r] (the others -infinity); the
@@ -187,7 +188,7 @@ void RnnSearch::output_forward(const math::Matrix& t, math::Matrix& logits) cons
   logits.resize(t.rows(), config_.target_vocabulary);  // [N x V]
   math::gemm(t, packed_output_.get(), weight, output_weight_ ? Transpose::kNo : Transpose::kYes, logits, 1.0f, 0.0f,
              "decoder.output.W");
-  logits.rowwise() += output_bias_.value.row(0);
+  math::add_row_to_rows(logits, output_bias_.value);
 }
 
 void RnnSearch::output_backward(const math::Matrix& t, const math::Matrix& d_logits, math::Matrix& d_t,
@@ -319,7 +320,7 @@ void RnnSearch::decoder_step(const EncoderOutput& encoded, const std::vector<int
   log_probs.resize(t.rows(), static_cast<Eigen::Index>(columns.ids.size()));  // [B x |U|]
   math::gemm(t, columns.packed.get(), columns.weight, output_weight_ ? Transpose::kNo : Transpose::kYes, log_probs,
              1.0f, 0.0f, "decoder.output.W (shortlist)");
-  log_probs.rowwise() += columns.bias.row(0);
+  math::add_row_to_rows(log_probs, columns.bias);
   log_softmax_allowed(log_probs, allowed, work_->step_allowed);
 }
 

@@ -3,8 +3,9 @@
 #include "math/shape_check.h"
 #include "math/gemm.h"
 #include "math/softmax.h"
-#include "math/elementwise.h"
+#include "math/step_ops.h"
 #include "math/tanh_dot.h"
+#include "math/vector_ops.h"
 #include "math/transpose.h"
 #include "util/error.h"
 
@@ -24,15 +25,6 @@ void prefetch_rows(const float* a, const float* b, Eigen::Index n) {
     __builtin_prefetch(a + k);
     __builtin_prefetch(b + k, 1);
   }
-}
-
-// cache.hidden_row = tanh(q + k) of one (row, position) pair, as exact_scores computes it
-// and step_backward computes it again: one expression, so the same bits both times.
-const float* hidden_row(const Attention::StepCache& cache, Eigen::Index query_row, const math::Matrix& keys,
-                        Eigen::Index key_row) {
-  cache.hidden_row.row(0) = cache.projected_query.row(query_row) + keys.row(key_row);
-  math::tanh_array(cache.hidden_row.data(), cache.hidden_row.data(), static_cast<int>(cache.hidden_row.cols()));
-  return cache.hidden_row.data();
 }
 
 }  // namespace
@@ -86,7 +78,7 @@ void AdditiveAttention::step(const math::Matrix& query, const math::Matrix& anno
   cache.projected_query.resize(R, A);  // q: [R x A]
   math::gemm(query, packed_query_weight_.get(), query_weight_.value, Transpose::kNo, cache.projected_query, 1.0f,
              0.0f, query_weight_.name.c_str());
-  cache.projected_query.rowwise() += bias_.value.row(0);
+  math::add_row_to_rows(cache.projected_query, bias_.value);
 
   if (row_sentence && score_arithmetic_ == ScoreArithmetic::kFastTanh) {
     fast_scores(keys, B, mask, cache);
@@ -107,14 +99,16 @@ void AdditiveAttention::exact_scores(const math::Matrix& keys, Eigen::Index B, c
   // storing S*B rows per step and reading them back from memory (15 MB a batch half).
   cache.hidden_row.resize(1, A);
   cache.scores_bs.resize(R, S);  // e: [R x S]
-  // The dot products in math::lane_dot's 16 lanes (Eigen's dot of the row with v_a's
-  // column saw a run-time stride and added one element at a time: 3% of training).
+  // tanh(q + k) and its dot product with v_a in one kernel (math::tanh_score), which
+  // step_backward's math::tanh_score_backward computes again with the same bits.
   const float* v = score_weight_.value.data();  // v_a: [A x 1], contiguous
+  float* hidden = cache.hidden_row.data();
   for (Eigen::Index j = 0; j < S; ++j) {
     for (Eigen::Index r = 0; r < R; ++r) {
       if (mask(j, r) != 0.0f) {
-        const float* hidden = hidden_row(cache, r, keys, j * B + sentence_of(cache, r));
-        cache.scores_bs(r, j) = math::lane_dot(hidden, v, static_cast<int>(A));
+        const float* key = keys.row(j * B + sentence_of(cache, r)).data();
+        cache.scores_bs(r, j) =
+            math::tanh_score(cache.projected_query.row(r).data(), key, v, hidden, static_cast<int>(A));
       } else {
         cache.scores_bs(r, j) = 0.0f;
       }
@@ -156,37 +150,23 @@ void AdditiveAttention::step_backward(const StepCache& cache, const math::Matrix
   check_shape(keys, S * B, A, keys_weight_.name, "keys");
   context_backward(cache, d_context, d_weights, d_annotations);  // d_e into cache.scores_bs
 
-  // d_pre = d_e v^T (1 - tanh^2) row by row; it is exactly 0 wherever d_e is (all padding).
-  // dv += d_e_bj * hidden row, with the row computed again as step did (exact_scores).
-  // Sentence by sentence (dv's order of sums): key rows B apart, so the next one is
-  // fetched ahead.
+  // d_pre = d_e v^T (1 - tanh^2) row by row, with the tanh row computed again as step did
+  // (math::tanh_score_backward); it is exactly 0 wherever d_e is (all padding). Sentence by
+  // sentence (dv's order of sums): key rows B apart, so the next one is fetched ahead.
   cache.d_projected_query.setZero(B, A);       // d_q: [B x A]
   cache.d_score_weight.setZero(1, A);          // dv, as a row: [1 x A]
   const float* v = score_weight_.value.data();  // [A x 1]
   float* dv = cache.d_score_weight.data();
-  cache.d_pre.resize(1, A);                     // one row of d_pre: [1 x A]
-  cache.hidden_row.resize(1, A);                // one row of tanh values, computed again
-  float* d_pre = cache.d_pre.data();
   for (Eigen::Index b = 0; b < B; ++b) {
     float* dq = cache.d_projected_query.row(b).data();
+    const float* q = cache.projected_query.row(b).data();
     const int span = cache.span[static_cast<std::size_t>(b)];
     for (Eigen::Index j = 0; j < span; ++j) {
       const float g = cache.scores_bs(b, j);
       if (g == 0.0f) continue;
       const Eigen::Index r = j * B + b;
-      const float* hidden = hidden_row(cache, b, keys, r);
-      float* dk = d_keys.row(r).data();
       if (j + 1 < span) prefetch_rows(keys.row(r + B).data(), d_keys.row(r + B).data(), A);
-      for (Eigen::Index k = 0; k < A; ++k) {
-        const float h = hidden[k];
-        dv[k] += g * h;
-        d_pre[k] = g * v[k] * (1.0f - h * h);
-      }
-      // Added once rounded, as stored (not fused into a multiply-add with the product).
-      for (Eigen::Index k = 0; k < A; ++k) {
-        dk[k] += d_pre[k];
-        dq[k] += d_pre[k];
-      }
+      math::tanh_score_backward(g, q, keys.row(r).data(), v, dv, d_keys.row(r).data(), dq, static_cast<int>(A));
     }
   }
   score_weight_.gradient.col(0) += cache.d_score_weight.row(0).transpose();

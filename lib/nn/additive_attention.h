@@ -67,7 +67,8 @@ class AdditiveAttention : public Attention {
 
   // How a step with a row map computes its scores e_rj (one enum, set with the precision):
   //   kExact     fp32 (the default; training never sets a precision): hidden row =
-  //              tanh(q_r + K_{j,b}) by Eigen into cache.hidden_row, then math::lane_dot with v_a;
+  //              tanh(q_r + K_{j,b}) into cache.hidden_row, then math::lane_dot with v_a (both
+  //              in math::tanh_score);
   //              the bits of the unmapped step on copied sentences.
   //   kFastTanh  int8 and bf16: e_rj = math::tanh_dot(q_r, K_{j,b}, v_a, A), fused, nothing
   //              stored. Steps without a row map (training's) stay kExact's arithmetic.

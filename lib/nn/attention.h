@@ -57,7 +57,6 @@ class Attention {
     mutable math::Matrix scores_bs;              // e: [B x S] in step; d_e: [B x S] in step_backward
     mutable math::Matrix d_weights;              // d_alpha: [B x S]
     mutable math::Matrix d_projected_query;      // d_q: [B x A] additive, [B x key_dim()] general and dot
-    mutable math::Matrix d_pre;                  // additive: d_pre of one row: [1 x A]
     math::Matrix row_mask;                       // a mapped step's mask per row: [S x R]
     mutable math::Matrix hidden_row;             // additive fp32: tanh(q_b + K_{j,b}) of one row: [1 x A]
   };

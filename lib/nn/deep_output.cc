@@ -1,7 +1,9 @@
 #include "nn/deep_output.h"
 
-#include "math/shape_check.h"
 #include "math/gemm.h"
+#include "math/shape_check.h"
+#include "math/step_ops.h"
+#include "math/vector_ops.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -63,21 +65,12 @@ void DeepOutput::finish(const math::Matrix& s, const math::Matrix& c, Cache& cac
   const int l = output_dim();
   math::gemm(c, packed_context_.get(), context_.value, math::Transpose::kNo, cache.pre, 1.0f, 1.0f,
              context_.name.c_str());
-  cache.pre.rowwise() += bias_.value.row(0);
+  math::add_row_to_rows(cache.pre, bias_.value);
 
   // t: [N x l], maxout over adjacent pairs; a tie keeps the first column.
   cache.winner.resize(n, l);
   t.resize(n, l);
-  for (Eigen::Index r = 0; r < n; ++r) {
-    const float* pre = cache.pre.row(r).data();
-    std::int32_t* winner = cache.winner.row(r).data();
-    float* out = t.row(r).data();
-    for (int k = 0; k < l; ++k) {
-      const bool second = pre[2 * k + 1] > pre[2 * k];
-      winner[k] = 2 * k + (second ? 1 : 0);
-      out[k] = pre[winner[k]];
-    }
-  }
+  for (Eigen::Index r = 0; r < n; ++r) math::maxout(cache.pre.row(r).data(), l, cache.winner.row(r).data(), t.row(r).data());
 }
 
 void DeepOutput::backward(const math::Matrix& s, const math::Matrix& y_emb, const math::Matrix& c,

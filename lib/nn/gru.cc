@@ -1,6 +1,8 @@
 #include "nn/gru.h"
 
 #include "math/elementwise.h"
+#include "math/step_ops.h"
+#include "math/vector_ops.h"
 #include "nn/layer_norm.h"
 #include "math/shape_check.h"
 #include "math/gemm.h"
@@ -46,7 +48,7 @@ const Parameter& Gru::input_weight() const {
 }
 
 void Gru::add_input_bias(math::MatrixRef projected) const {
-  if (!options_.layer_norm) projected.rowwise() += bias_.value.row(0);
+  if (!options_.layer_norm) math::add_row_to_rows(projected, bias_.value);
 }
 
 void Gru::input_bias_backward(const math::ConstMatrixRef& d_projected) const {
@@ -107,29 +109,6 @@ void check_step_shape(const M& m, Eigen::Index rows, Eigen::Index cols, const De
   if (m.rows() != rows || m.cols() != cols) check_shape(m, rows, cols, describe());
 }
 
-// One row of step_backward's elementwise work, on pieces of rows that do not overlap
-// (__restrict lets the loops vectorize): d_z = dh (h~ - h_prev) z (1 - z),
-// d_candidate = dh z (1 - h~^2), d_prev += dh (1 - z).
-void update_and_candidate_gradients(const float* __restrict dh, const float* __restrict z,
-                                    const float* __restrict candidate, const float* __restrict h_prev,
-                                    float* __restrict dz, float* __restrict d_candidate, float* __restrict d_prev,
-                                    Eigen::Index n) {
-  for (Eigen::Index k = 0; k < n; ++k) {
-    dz[k] = dh[k] * (candidate[k] - h_prev[k]) * z[k] * (1.0f - z[k]);
-    d_candidate[k] = dh[k] * z[k] * (1.0f - candidate[k] * candidate[k]);
-    d_prev[k] += dh[k] * (1.0f - z[k]);
-  }
-}
-
-// d_r holds d(r . h_prev): d_prev += d_r r, then d_r := d_r h_prev r (1 - r).
-void reset_gradients(const float* __restrict r, const float* __restrict h_prev, float* __restrict d_r,
-                     float* __restrict d_prev, Eigen::Index n) {
-  for (Eigen::Index k = 0; k < n; ++k) {
-    d_prev[k] += d_r[k] * r[k];
-    d_r[k] = d_r[k] * h_prev[k] * r[k] * (1.0f - r[k]);
-  }
-}
-
 // gates.block += hat g, hat = LN(product) (product overwritten by hat).
 void add_normalized(math::MatrixRef gates_block, math::Matrix& product, std::vector<float>& inv_std,
                     const Parameter& gain) {
@@ -185,7 +164,10 @@ void Gru::recurrent_step(math::MatrixRef h, StepCache& cache) const {
     float* row = cache.gates.row(b).data();
     math::logistic_array(row, row, 2 * H);
   }
-  cache.reset_state = cache.gates.middleCols(H, H).cwiseProduct(cache.h_prev);  // [B x H]
+  cache.reset_state.resize(batch, H);  // r . h_prev: [B x H]
+  for (Eigen::Index b = 0; b < batch; ++b) {
+    math::multiply(cache.gates.row(b).data() + H, cache.h_prev.row(b).data(), cache.reset_state.row(b).data(), H);
+  }
   // h~ pre-activation += (r . h_prev) U_h (normalized likewise)
   if (options_.layer_norm) {
     cache.h_hat.resize(batch, H);
@@ -200,10 +182,10 @@ void Gru::recurrent_step(math::MatrixRef h, StepCache& cache) const {
     float* row = cache.gates.row(b).data() + 2 * H;
     math::tanh_array(row, row, H);
   }
-  const auto candidate = cache.gates.rightCols(H).array();
-  // h = (1 - z) . h_prev + z . h~
-  const auto z = cache.gates.leftCols(H).array();
-  h.array() = (1.0f - z) * cache.h_prev.array() + z * candidate;
+  for (Eigen::Index b = 0; b < batch; ++b) {  // h = (1 - z) . h_prev + z . h~
+    const float* gates = cache.gates.row(b).data();
+    math::gru_update(gates, gates + 2 * H, cache.h_prev.row(b).data(), h.row(b).data(), H);
+  }
 }
 
 void Gru::normalized_backward(const math::ConstMatrixRef& d_pre, const math::Matrix& hat,
@@ -249,9 +231,8 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
   // by U_h^T) d_r, with dh_prev's two terms added as they come.
   for (Eigen::Index b = 0; b < batch; ++b) {
     const float* gates = cache.gates.row(b).data();
-    update_and_candidate_gradients(dh.row(b).data(), gates, gates + 2 * H, cache.h_prev.row(b).data(),
-                                   d_projected.row(b).data(), d_projected.row(b).data() + 2 * H,
-                                   dh_prev.row(b).data(), H);
+    math::gru_update_backward(dh.row(b).data(), gates, gates + 2 * H, cache.h_prev.row(b).data(),
+                              d_projected.row(b).data(), d_projected.row(b).data() + 2 * H, dh_prev.row(b).data(), H);
   }
   // The gradient of the recurrent products: the pre-activations' own, or under layer
   // normalisation that of the raw products, in d_recurrent.
@@ -274,8 +255,8 @@ void Gru::step_backward(const StepCache& cache, const math::ConstMatrixRef& dh, 
                d_projected.middleCols(H, H), 1.0f, 0.0f, recurrent_h_.name.c_str());
   }
   for (Eigen::Index b = 0; b < batch; ++b) {
-    reset_gradients(cache.gates.row(b).data() + H, cache.h_prev.row(b).data(), d_projected.row(b).data() + H,
-                    dh_prev.row(b).data(), H);
+    math::gru_reset_backward(cache.gates.row(b).data() + H, cache.h_prev.row(b).data(), d_projected.row(b).data() + H,
+                             dh_prev.row(b).data(), H);
   }
   if (normalized) {
     normalized_backward(d_projected.leftCols(2 * H), cache.zr_hat, cache.zr_inv_std, *zr_gain_, cache.d_scaled,

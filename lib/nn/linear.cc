@@ -1,7 +1,8 @@
 #include "nn/linear.h"
 
-#include "math/shape_check.h"
 #include "math/gemm.h"
+#include "math/shape_check.h"
+#include "math/vector_ops.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -18,7 +19,7 @@ void Linear::forward(const math::Matrix& x, math::Matrix& y) const {
   check_shape(x, x.rows(), input_dim(), weight_.name + " input x");
   y.resize(x.rows(), output_dim());
   math::gemm(x, math::Transpose::kNo, weight_.value, math::Transpose::kNo, y, 1.0f, 0.0f, weight_.name.c_str());
-  if (bias_) y.rowwise() += bias_->value.row(0);
+  if (bias_) math::add_row_to_rows(y, bias_->value);
 }
 
 void Linear::backward(const math::Matrix& x, const math::Matrix& dy, math::Matrix* dx) const {

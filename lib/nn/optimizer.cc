@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "math/vector_ops.h"
 #include "util/error.h"
 
 namespace rnnsearch::nn {
@@ -51,12 +52,9 @@ void Adam::update_slice(Parameter& parameter, std::size_t index, float learning_
   // w -= lr * (m / c1) / (sqrt(v / c2) + eps), written without temporaries.
   const auto step_size = static_cast<float>(learning_rate / correction1_);
   const Eigen::Index n = end - begin;
-  Eigen::Map<Eigen::ArrayXf> m(moments_[index][0].data() + begin, n), v(moments_[index][1].data() + begin, n);
-  Eigen::Map<Eigen::ArrayXf> w(parameter.value.data() + begin, n);
-  const Eigen::Map<const Eigen::ArrayXf> g(parameter.gradient.data() + begin, n);
-  m = beta1_ * m + (1.0f - beta1_) * g;
-  v = beta2_ * v + (1.0f - beta2_) * (g * g);
-  w -= step_size * m / (v.sqrt() * inv_sqrt_c2_ + epsilon_);
+  math::adam_update(moments_[index][0].data() + begin, moments_[index][1].data() + begin,
+                    parameter.value.data() + begin, parameter.gradient.data() + begin, n, beta1_, beta2_, step_size,
+                    inv_sqrt_c2_, epsilon_);
 }
 
 std::vector<math::Matrix*> Adam::state() {

@@ -6,6 +6,7 @@
 
 #include "data/batch.h"
 #include "data/vocabulary.h"
+#include "math/vector_ops.h"
 #include "search/dynamic_beam_allocation.h"
 #include "search/ensemble.h"
 #include "search/shortlist.h"
@@ -159,13 +160,14 @@ void top_columns(const Row& row, const std::vector<int>* columns, int take, std:
   for (; k + kBlock <= count; k += kBlock) {
     if (static_cast<int>(top.size()) == take) {
       const float worst = values[top.back()];
-      bool any = false;
       if (listed) {
+        bool any = false;
         for (std::int32_t i = 0; i < kBlock; ++i) any |= values[listed[k + i]] > worst;
-      } else {
-        for (std::int32_t i = 0; i < kBlock; ++i) any |= values[k + i] > worst;
+        if (!any) continue;
+      } else {  // every block up to the next with a better value, skipped at the CPU's width
+        k = math::next_block_above(values, k, count, worst);
+        if (k + kBlock > count) break;
       }
-      if (!any) continue;
     }
     for (std::int32_t i = k; i < k + kBlock; ++i) keep_best(row, column(i), values[column(i)], take, top);
   }

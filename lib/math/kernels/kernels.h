@@ -16,7 +16,8 @@
 // the C++ library's plain ones (<cstdint>, <cstddef>, <cmath>, <immintrin.h>), and use no
 // template or inline function that baseline code also uses: the linker keeps one copy of
 // such a function for the whole program, and the AVX-512 copy would then run on every CPU
-// (what they share, like quantize_int8 below, is static). The ctest isa_confinement checks it.
+// (what they share, like quantize_int8 below and exp_tanh.h's functions, is static). The
+// ctest isa_confinement checks it.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -63,6 +64,39 @@ struct ElementwiseKernels {
   float (*largest)(const float* x, int n);                    // max x, n >= 1
 };
 
+// The recurrent step's elementwise work, fused where a row is read several times
+// (math/step_ops.h says what each computes and in which order).
+struct StepKernels {
+  // hidden = tanh(q + k), then sum_a hidden_a v_a in DotKernels::lane_dot's lanes.
+  float (*tanh_score)(const float* q, const float* k, const float* v, float* hidden, int n);
+  // With h = tanh(q + k): dv += g h; d = g v (1 - h^2); dk += d; dq += d.
+  void (*tanh_score_backward)(float g, const float* q, const float* k, const float* v, float* dv, float* dk,
+                              float* dq, int n);
+  // h = (1 - z) h_prev + z candidate.
+  void (*gru_update)(const float* z, const float* candidate, const float* h_prev, float* h, int n);
+  // dz = dh (candidate - h_prev) z (1 - z); d_candidate = dh z (1 - candidate^2); d_prev += dh (1 - z).
+  void (*gru_update_backward)(const float* dh, const float* z, const float* candidate, const float* h_prev,
+                              float* dz, float* d_candidate, float* d_prev, int n);
+  // d_prev += d_r r; d_r = d_r h_prev r (1 - r).
+  void (*gru_reset_backward)(const float* r, const float* h_prev, float* d_r, float* d_prev, int n);
+  // out[k] = max(pre[2k], pre[2k + 1]), winner[k] its column (a tie or NaN keeps 2k).
+  void (*maxout)(const float* pre, int n, std::int32_t* winner, float* out);
+};
+
+// Plain vector arithmetic (math/vector_ops.h).
+struct VectorKernels {
+  void (*add)(const float* x, float* y, long n);                     // y += x
+  void (*subtract_scalar)(float s, float* y, long n);                // y -= s
+  void (*multiply)(const float* a, const float* b, float* y, long n);  // y = a b, y apart from a and b
+  // The first i = from + 16 t (t >= 0) with a value > worst in x[i, i + 16), or the first
+  // such i with i + 16 > count when no block has one.
+  int (*next_block_above)(const float* x, int from, int count, float worst);
+  // Adam's step (optimizer.h): m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
+  // w -= step m / (sqrt(v) inv_sqrt_c2 + epsilon).
+  void (*adam)(float* m, float* v, float* w, const float* g, long n, float beta1, float beta2, float step,
+               float inv_sqrt_c2, float epsilon);
+};
+
 // Quantizing rows of activations for the int8 products (int8_rows.h).
 struct Int8RowKernels {
   float (*max_abs)(const float* row, int k);  // max_j |row_j|, NaNs left out
@@ -104,6 +138,8 @@ namespace rnnsearch::math::isa_baseline {
 extern const kernels::RowStableKernels kRowStable;
 extern const kernels::ElementwiseKernels kElementwise;
 extern const kernels::DotKernels kDot;
+extern const kernels::StepKernels kStep;
+extern const kernels::VectorKernels kVector;
 extern const kernels::Int8RowKernels kInt8Rows;
 extern const kernels::Int8TileKernels kInt8Tiles;
 }  // namespace rnnsearch::math::isa_baseline
@@ -111,6 +147,8 @@ namespace rnnsearch::math::isa_avx2 {
 extern const kernels::RowStableKernels kRowStable;
 extern const kernels::ElementwiseKernels kElementwise;
 extern const kernels::DotKernels kDot;
+extern const kernels::StepKernels kStep;
+extern const kernels::VectorKernels kVector;
 extern const kernels::Int8RowKernels kInt8Rows;
 extern const kernels::Int8TileKernels kInt8Tiles;
 }  // namespace rnnsearch::math::isa_avx2
@@ -118,6 +156,8 @@ namespace rnnsearch::math::isa_avx512 {
 extern const kernels::RowStableKernels kRowStable;
 extern const kernels::ElementwiseKernels kElementwise;
 extern const kernels::DotKernels kDot;
+extern const kernels::StepKernels kStep;
+extern const kernels::VectorKernels kVector;
 extern const kernels::Int8RowKernels kInt8Rows;
 }  // namespace rnnsearch::math::isa_avx512
 namespace rnnsearch::math::isa_avx512_vnni {
