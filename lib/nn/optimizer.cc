@@ -49,7 +49,10 @@ void Adam::prepare_step() {
 
 void Adam::update_slice(Parameter& parameter, std::size_t index, float learning_rate, Eigen::Index begin,
                         Eigen::Index end) {
-  // w -= lr * (m / c1) / (sqrt(v / c2) + eps), written without temporaries.
+  // w -= lr * (m / c1) / (sqrt(v / c2) + eps), written without temporaries. The square root
+  // is the exact IEEE one at every level (math::adam_update): Eigen's vectorized sqrt is
+  // the CPU's reciprocal-square-root estimate refined once, which CPU makers do not
+  // specify bit for bit.
   const auto step_size = static_cast<float>(learning_rate / correction1_);
   const Eigen::Index n = end - begin;
   math::adam_update(moments_[index][0].data() + begin, moments_[index][1].data() + begin,
