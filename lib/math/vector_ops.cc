@@ -6,8 +6,6 @@
 
 namespace rnnsearch::math {
 
-void add_to(const float* x, float* y, long n) { vector_kernels(cpu_isa()).add(x, y, n); }
-
 void add_row_to_rows(MatrixRef m, const ConstMatrixRef& row) {
   if (row.rows() != 1 || row.cols() != m.cols()) check_shape(row, 1, m.cols(), "add_row_to_rows: the row");
   const kernels::VectorKernels& f = vector_kernels(cpu_isa());

@@ -7,8 +7,6 @@
 
 namespace rnnsearch::math {
 
-// y[i] += x[i], n floats apart from x.
-void add_to(const float* x, float* y, long n);
 // Every row of m += row (1 x m.cols()): a bias.
 void add_row_to_rows(MatrixRef m, const ConstMatrixRef& row);
 // y[i] -= s.

@@ -157,7 +157,8 @@ BOOST_AUTO_TEST_CASE(add_subtract_multiply_and_adam_round_as_plain_cpp) {
       difference[i] = y0[i] - 0.3f;
       product[i] = x[i] * y0[i];
     }
-    // Adam, as Eigen computed it before the kernel: the same operations in the same order.
+    // Adam as the optimizer writes it, with the exact square root (Eigen's vectorized one was
+    // an estimate refined once, which differs between CPU makers).
     const float beta1 = 0.9f, beta2 = 0.999f, step = 3e-4f, inv_sqrt_c2 = 31.6f, epsilon = 1e-8f;
     Floats m = uniform(n, rng, -0.01f, 0.01f), v = uniform(n, rng, 0.0f, 1e-4f), w = uniform(n, rng);
     v[0] = 0.0f;
