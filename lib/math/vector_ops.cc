@@ -25,4 +25,8 @@ void adam_update(float* m, float* v, float* w, const float* g, long n, float bet
   vector_kernels(cpu_isa()).adam(m, v, w, g, n, beta1, beta2, step, inv_sqrt_c2, epsilon);
 }
 
+void adadelta_update(float* eg2, float* edx2, float* w, const float* g, long n, float rho, float epsilon, float rate) {
+  vector_kernels(cpu_isa()).adadelta(eg2, edx2, w, g, n, rho, epsilon, rate);
+}
+
 }  // namespace rnnsearch::math

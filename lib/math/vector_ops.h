@@ -20,5 +20,9 @@ int next_block_above(const float* x, int from, int count, float worst);
 // v = beta2 * v + (1 - beta2) * (g * g);  w -= step * m / (sqrt(v) * inv_sqrt_c2 + epsilon).
 void adam_update(float* m, float* v, float* w, const float* g, long n, float beta1, float beta2, float step,
                  float inv_sqrt_c2, float epsilon);
+// Adadelta's step over n values: eg2 = rho * eg2 + (1 - rho) * (g * g);
+// dx = -(sqrt(edx2 + epsilon) / sqrt(eg2 + epsilon) * g); edx2 = rho * edx2 + (1 - rho) * (dx * dx);
+// w += rate * dx.
+void adadelta_update(float* eg2, float* edx2, float* w, const float* g, long n, float rho, float epsilon, float rate);
 
 }  // namespace rnnsearch::math

@@ -72,14 +72,11 @@ Adadelta::Adadelta(float rho, float epsilon) : rho_(rho), epsilon_(epsilon) {}
 
 void Adadelta::update_slice(Parameter& parameter, std::size_t index, float learning_rate, Eigen::Index begin,
                             Eigen::Index end) {
+  // The exact square root at every level, as Adam's (math::adadelta_update).
   const Eigen::Index n = end - begin;
-  Eigen::Map<Eigen::ArrayXf> eg2(averages_[index][0].data() + begin, n), edx2(averages_[index][1].data() + begin, n);
-  Eigen::Map<Eigen::ArrayXf> w(parameter.value.data() + begin, n);
-  const Eigen::Map<const Eigen::ArrayXf> g(parameter.gradient.data() + begin, n);
-  eg2 = rho_ * eg2 + (1.0f - rho_) * (g * g);
-  const Eigen::ArrayXf dx = -((edx2 + epsilon_).sqrt() / (eg2 + epsilon_).sqrt() * g);
-  edx2 = rho_ * edx2 + (1.0f - rho_) * (dx * dx);
-  w += learning_rate * dx;
+  math::adadelta_update(averages_[index][0].data() + begin, averages_[index][1].data() + begin,
+                        parameter.value.data() + begin, parameter.gradient.data() + begin, n, rho_, epsilon_,
+                        learning_rate);
 }
 
 std::vector<math::Matrix*> Adadelta::state() {

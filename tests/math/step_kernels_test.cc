@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE(maxout_keeps_the_larger_of_each_pair_and_the_first_on_a_tie
   }
 }
 
-BOOST_AUTO_TEST_CASE(add_subtract_multiply_and_adam_round_as_plain_cpp) {
+BOOST_AUTO_TEST_CASE(add_subtract_multiply_adam_and_adadelta_round_as_plain_cpp) {
   std::mt19937 rng(34);
   for (const int n : kWidths) {
     const Floats x = uniform(n, rng), y0 = uniform(n, rng), g = uniform(n, rng, -0.01f, 0.01f);
@@ -157,8 +157,8 @@ BOOST_AUTO_TEST_CASE(add_subtract_multiply_and_adam_round_as_plain_cpp) {
       difference[i] = y0[i] - 0.3f;
       product[i] = x[i] * y0[i];
     }
-    // Adam as the optimizer writes it, with the exact square root (Eigen's vectorized one was
-    // an estimate refined once, which differs between CPU makers).
+    // Adam and Adadelta as the optimizer writes them, with the exact square root (Eigen's
+    // vectorized one was an estimate refined once, which differs between CPU makers).
     const float beta1 = 0.9f, beta2 = 0.999f, step = 3e-4f, inv_sqrt_c2 = 31.6f, epsilon = 1e-8f;
     Floats m = uniform(n, rng, -0.01f, 0.01f), v = uniform(n, rng, 0.0f, 1e-4f), w = uniform(n, rng);
     v[0] = 0.0f;
@@ -167,6 +167,16 @@ BOOST_AUTO_TEST_CASE(add_subtract_multiply_and_adam_round_as_plain_cpp) {
       m_expected[i] = beta1 * m[i] + (1.0f - beta1) * g[i];
       v_expected[i] = beta2 * v[i] + (1.0f - beta2) * (g[i] * g[i]);
       w_expected[i] = w[i] - step * m_expected[i] / (std::sqrt(v_expected[i]) * inv_sqrt_c2 + epsilon);
+    }
+    const float rho = 0.95f, delta_epsilon = 1e-6f, rate = 1.0f;
+    Floats eg2 = uniform(n, rng, 0.0f, 1e-4f), edx2 = uniform(n, rng, 0.0f, 1e-6f);
+    eg2[0] = edx2[0] = 0.0f;
+    Floats eg2_expected = eg2, edx2_expected = edx2, w_delta_expected = w;
+    for (int i = 0; i < n; ++i) {
+      eg2_expected[i] = rho * eg2[i] + (1.0f - rho) * (g[i] * g[i]);
+      const float dx = -(std::sqrt(edx2[i] + delta_epsilon) / std::sqrt(eg2_expected[i] + delta_epsilon) * g[i]);
+      edx2_expected[i] = rho * edx2[i] + (1.0f - rho) * (dx * dx);
+      w_delta_expected[i] = w[i] + rate * dx;
     }
     for (const CpuIsa level : cpu_isas_up_to_current()) {
       const kernels::VectorKernels& f = vector_kernels(level);
@@ -184,6 +194,12 @@ BOOST_AUTO_TEST_CASE(add_subtract_multiply_and_adam_round_as_plain_cpp) {
       BOOST_TEST(same_bits(m_got, m_expected));
       BOOST_TEST(same_bits(v_got, v_expected));
       BOOST_TEST(same_bits(w_got, w_expected));
+      Floats eg2_got = eg2, edx2_got = edx2;
+      w_got = w;
+      f.adadelta(eg2_got.data(), edx2_got.data(), w_got.data(), g.data(), n, rho, delta_epsilon, rate);
+      BOOST_TEST(same_bits(eg2_got, eg2_expected));
+      BOOST_TEST(same_bits(edx2_got, edx2_expected));
+      BOOST_TEST(same_bits(w_got, w_delta_expected));
     }
   }
 }

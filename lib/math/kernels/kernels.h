@@ -95,6 +95,9 @@ struct VectorKernels {
   // w -= step m / (sqrt(v) inv_sqrt_c2 + epsilon).
   void (*adam)(float* m, float* v, float* w, const float* g, long n, float beta1, float beta2, float step,
                float inv_sqrt_c2, float epsilon);
+  // Adadelta's step (optimizer.h): eg2 = rho eg2 + (1 - rho) g^2;
+  // dx = -(sqrt(edx2 + epsilon) / sqrt(eg2 + epsilon) g); edx2 = rho edx2 + (1 - rho) dx^2; w += rate dx.
+  void (*adadelta)(float* eg2, float* edx2, float* w, const float* g, long n, float rho, float epsilon, float rate);
 };
 
 // Quantizing rows of activations for the int8 products (int8_rows.h).

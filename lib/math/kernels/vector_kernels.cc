@@ -62,8 +62,19 @@ void adam(float* __restrict m, float* __restrict v, float* __restrict w, const f
   }
 }
 
+void adadelta(float* __restrict eg2, float* __restrict edx2, float* __restrict w, const float* __restrict g, long n,
+              float rho, float epsilon, float rate) {
+  const float keep = 1.0f - rho;
+  for (long i = 0; i < n; ++i) {
+    eg2[i] = rho * eg2[i] + keep * (g[i] * g[i]);
+    const float dx = -(std::sqrt(edx2[i] + epsilon) / std::sqrt(eg2[i] + epsilon) * g[i]);
+    edx2[i] = rho * edx2[i] + keep * (dx * dx);
+    w[i] += rate * dx;
+  }
+}
+
 }  // namespace
 
-extern const kernels::VectorKernels kVector{add, subtract_scalar, multiply, next_block_above, adam};
+extern const kernels::VectorKernels kVector{add, subtract_scalar, multiply, next_block_above, adam, adadelta};
 
 }  // namespace rnnsearch::math::RNNSEARCH_ISA
