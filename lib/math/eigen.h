@@ -10,6 +10,15 @@
 // the tools' handler (tools/support/out_of_memory.h) prints "out of memory" and exits 1 there.
 // Macros.h defines EIGEN_EXCEPTIONS whenever C++ exceptions are on; read first, its include
 // guard keeps Eigen/Core from defining it again.
+//
+// Eigen aligns the buffers it allocates to its own vector width, 16 bytes in the portable
+// build (compiled for SSE2), while the kernels chosen at run time read weights and
+// activations in place with 32- and 64-byte loads: from a 16-byte boundary one in two
+// (AVX2) or every (AVX-512) load of a row then spans two cache lines, and the products run
+// slower than in a build for the CPU. Every buffer on a cache line's boundary makes the
+// loads as in that build. Only where buffers start changes, not the order of any sum: the
+// bytes are the same.
+#define EIGEN_MAX_ALIGN_BYTES 64
 #include <new>
 
 #include <Eigen/src/Core/util/Macros.h>

@@ -1,9 +1,8 @@
 // Which level's tiles compute row_stable_gemm.h's products (math/kernels/row_stable_kernels.cc).
 #include "math/row_stable_gemm.h"
 
-#include <vector>
-
 #include "math/kernel_tables.h"
+#include "math/types.h"
 
 namespace rnnsearch::math {
 
@@ -15,8 +14,10 @@ void row_stable_gemm(Transpose tb, int m, int n, int k, float alpha, const float
     kernels.multiply_transposed(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return;
   }
-  thread_local std::vector<float> sums;  // the running sums of every tile between k blocks
-  const std::size_t needed = kernels.plain_scratch_floats(m, n);
+  // The running sums of every tile between k blocks, on a cache line's boundary as
+  // Eigen's buffers are (math/eigen.h): the tiles load and store them whole vectors at a time.
+  thread_local Vector sums;
+  const auto needed = static_cast<Eigen::Index>(kernels.plain_scratch_floats(m, n));
   if (sums.size() < needed) sums.resize(needed);
   kernels.multiply_plain(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, sums.data());
 }
