@@ -6,8 +6,6 @@
 
 #include <optional>
 
-#include "serve/draining_stream.h"
-
 namespace rnnsearch::serve::detail {
 
 namespace asio = boost::asio;
@@ -33,7 +31,7 @@ class WebSocketSession : public Session {
                    HttpRequest upgrade, OpenCount count)
       : Session(std::move(core)),
         strand_(stream.get_executor()),
-        ws_(DrainingStream(std::move(stream))),
+        ws_(std::move(stream)),
         upgrade_message_(std::move(message)),
         upgrade_(std::move(upgrade)),
         count_(std::move(count)) {}
@@ -68,7 +66,7 @@ class WebSocketSession : public Session {
   void goodbye();
 
   const asio::any_io_executor strand_;
-  websocket::stream<DrainingStream> ws_;
+  websocket::stream<beast::tcp_stream> ws_;
   http::request<http::string_body> upgrade_message_;
   HttpRequest upgrade_;
   OpenCount count_;

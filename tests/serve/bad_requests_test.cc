@@ -267,6 +267,34 @@ BOOST_AUTO_TEST_CASE(too_many_connections) {
   BOOST_TEST(rs::eventually([&] { return server.serves(); }));
 }
 
+// A message over --max-body-bytes, by hand: the server answers with its 1009 close frame,
+// reads the rest of the message, and closes with a FIN once the client has, never with a
+// reset (which can drop the close frame the client has not read yet).
+BOOST_AUTO_TEST_CASE(websocket_message_over_the_limit_is_read_to_its_end_before_the_close) {
+  const auto& m = rs::shared_model();
+  rs::ServeProcess server(m.model, m.codes, kLimits);
+  rs::RawConnection connection(server.port());
+  connection.send(
+      "GET /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+  BOOST_TEST_REQUIRE(connection.read_reply(5).status == 101);
+  // A final text frame, masked with a zero key, its length in 64 bits: 300,000 bytes.
+  const std::size_t length = 300000;
+  std::string frame = {'\x81', '\xff'};
+  for (int shift = 56; shift >= 0; shift -= 8) frame += static_cast<char>((length >> shift) & 0xff);
+  frame += std::string(4, '\0') + std::string(length, 'w');
+  BOOST_TEST(connection.send(frame), "the server stopped reading the message");
+  connection.shutdown_write();
+  const auto rest = connection.read_all(5);
+  // The close frame: 0x88, its length, then the code 1009 in two bytes.
+  BOOST_TEST_REQUIRE(rest.bytes.size() >= 4u);
+  BOOST_TEST(static_cast<unsigned char>(rest.bytes[0]) == 0x88u);
+  BOOST_TEST(static_cast<unsigned char>(rest.bytes[2]) * 256 + static_cast<unsigned char>(rest.bytes[3]) == 1009);
+  BOOST_TEST(rest.eof);
+  BOOST_TEST(!rest.reset);
+  BOOST_TEST(server.serves());
+}
+
 BOOST_AUTO_TEST_CASE(websocket_messages_it_cannot_take) {
   const auto& m = rs::shared_model();
   rs::ServeProcess server(m.model, m.codes, kLimits);
