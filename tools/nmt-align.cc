@@ -165,7 +165,7 @@ void hmm(const std::vector<std::string>& args) {
       ("threshold", util::defaulted(&model.threshold), "the posterior a link needs (--decode posterior)")
       ("competitive", po::bool_switch(&model.competitive),
        "posterior: keep only the unbroken run of links around each word's best (competitive thresholding)");
-  tools::add_hmm_training_options(options, model);
+  tools::add_hmm_training_options(options, model, cfg.stems);
   options.add_options()
       ("save-params", po::value(&cfg.save_params), "write the trained model (both directions) to this file")
       ("params-threshold", util::defaulted(&cfg.params_threshold),

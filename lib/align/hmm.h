@@ -18,6 +18,7 @@
 #include "align/cooccurrence_table.h"
 #include "align/hmm_pair.h"
 #include "align/ibm2.h"
+#include "align/word_stems.h"
 #include "data/alignment.h"
 
 namespace rnnsearch::align {
@@ -86,6 +87,7 @@ struct HmmDirection {
 // columns target ids. Reverse: t(source | target), rows target id + 1, columns source ids.
 struct HmmModel {
   bool hmm = true;  // false: IBM Model 1 (no HMM iteration)
+  StemRule stems;   // the rule the tables' words were made by (align/word_stems.h)
   HmmDirection forward, reverse;
 };
 
@@ -100,7 +102,8 @@ using HmmLinkSink = std::function<void(std::size_t pair, const data::Alignment& 
 // Called after each block of pairs in every pass with the number of pairs it held.
 using HmmProgress = std::function<void(std::size_t pairs)>;
 
-// The model's tables for `corpus` (every co-occurring pair), probabilities 1, uniform jumps.
+// The model's tables for `corpus` (every co-occurring pair), probabilities 1, uniform jumps,
+// no stem rule (a caller that stemmed `corpus` sets model.stems).
 HmmModel hmm_start_model(const Ibm2Corpus& corpus, const HmmOptions& options);
 
 // Trains `model` (from hmm_start_model) on `corpus`: the iterations' numbers, one per iteration.

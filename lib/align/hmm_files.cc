@@ -4,6 +4,7 @@
 
 #include "align/hmm_params.h"
 #include "align/ibm2_files.h"
+#include "align/word_stems.h"
 #include "data/alignment.h"
 #include "util/atomic_file.h"
 #include "util/distinct_outputs.h"
@@ -37,6 +38,8 @@ void HmmFilesOptions::validate() const {
     throw util::UsageError("--save-params and --load-params exclude each other: loaded parameters are not trained");
   }
   util::check_range("params-threshold", params_threshold, 0.0, 1.0);
+  util::check_range("stem-length", stems.length, 0, 100);
+  util::check_range<std::int64_t>("stem-below", stems.below, 0, std::int64_t{1} << 31);
   util::check_distinct_outputs({{"-o", output}, {"--save-params", save_params}});
   data::check_unknown_warning(unknown_warning);
   hmm.validate();
@@ -45,8 +48,11 @@ void HmmFilesOptions::validate() const {
 void hmm_files(const HmmFilesOptions& options, const util::Messages& messages) {
   options.validate();
   const bool show_progress = options.progress && !util::is_terminal(options.output, STDOUT_FILENO);
-  const Ibm2Corpus corpus = read_word_pairs(options.source, options.target, false, "nmt-align hmm", show_progress);
   const bool train = options.load_params.empty();
+  Ibm2Corpus pairs = read_word_pairs(options.source, options.target, false, "nmt-align hmm", show_progress);
+  // The tables' words: the training's rare words as stems, or new text in a file's words.
+  const Ibm2Corpus corpus = train ? stem_rare_words(std::move(pairs), options.stems)
+                                  : in_params_words(options.load_params, std::move(pairs));
   const int passes = train ? options.hmm.model1_iterations + options.hmm.hmm_iterations + 1 : 1;
   util::ProgressMeter meter("nmt-align hmm", "pairs in all passes", show_progress,
                             static_cast<std::uint64_t>(passes) * corpus.size());
@@ -54,6 +60,7 @@ void hmm_files(const HmmFilesOptions& options, const util::Messages& messages) {
   data::UnknownTokens unknown;
   HmmModel model = train ? hmm_start_model(corpus, options.hmm)
                          : read_hmm_params(options.load_params, corpus, options.hmm.threads, &unknown);
+  if (train && options.stems.on()) model.stems = options.stems;
   util::AtomicFileWriter writer(options.output);
   const HmmLinkSink write = [&](std::size_t, const data::Alignment& links) {
     writer.write_line(data::format_pharaoh(links));

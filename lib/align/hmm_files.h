@@ -5,6 +5,7 @@
 
 #include "align/command_common.h"
 #include "align/hmm.h"
+#include "align/word_stems.h"
 #include "data/unknown_tokens.h"
 #include "util/messages.h"
 
@@ -25,9 +26,14 @@ struct HmmFilesOptions {
   // loaded parameters never name (data/unknown_tokens.h).
   double unknown_warning = data::kUnknownWarningShare;
   HmmOptions hmm;
+  // Training: rare words read as their first letters (align/word_stems.h), words seen fewer
+  // than 50 times and longer than 4 code points; --save-params keeps the rule, and
+  // --load-params replays it on the words of new text.
+  StemRule stems{4, 50};
 
   // util::UsageError "-s SOURCE and -t TARGET are required", for --save-params with
-  // --load-params, --params-threshold outside [0, 1], -o and --save-params naming one file
+  // --load-params, --params-threshold outside [0, 1], --stem-length outside [0, 100],
+  // --stem-below outside [0, 2^31], -o and --save-params naming one file
   // (util/distinct_outputs.h), or what hmm.validate() throws.
   void validate() const;
 };

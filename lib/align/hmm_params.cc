@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <numeric>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "util/atomic_file.h"
@@ -18,8 +20,8 @@ namespace rnnsearch::align {
 namespace {
 
 constexpr std::string_view kMagic = "nmt-hmm-params";
-// 1: without the end line; 2: p-empty always a number.
-constexpr std::string_view kVersion = "3";
+// 1: without the end line; 2: p-empty always a number; 3: boundary jumps; 4: a stem rule.
+constexpr std::string_view kVersion = "4";
 constexpr const char* kDirectionNames[2] = {"forward", "reverse"};
 
 // The words of direction d's table rows (row 0 the empty word, "") and columns.
@@ -75,26 +77,54 @@ std::size_t write_direction_table(util::AtomicFileWriter& writer, const Cooccurr
 struct Header {
   bool hmm = true;
   int width = 0;
-  bool boundary = false;  // version 3: "boundary-jumps" after the width
+  bool boundary = false;  // since version 3: "boundary-jumps" after the width
   bool has_end = true;  // since version 2: the last line is "end<TAB>LINES"
+  StemRule stems;       // since version 4: "stem-length=N stem-below=K" last
 };
 
-// The header's version, model and jump width, or util::Error.
+// The whole number after `key` in `field` ("jump-width=7"), when it is one in [low, high].
+std::optional<std::int64_t> keyed_number(std::string_view field, std::string_view key, double low, double high) {
+  if (field.substr(0, key.size()) != key) return std::nullopt;
+  const auto value = util::parse_double(field.substr(key.size()));
+  if (!value || *value < low || *value > high || *value != static_cast<double>(static_cast<std::int64_t>(*value))) {
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(*value);
+}
+
+// The header's version, model, jump width and optional parts, or util::Error.
 Header parse_header(const std::string& line, const std::string& path) {
-  auto fields = util::split_fields(line, ' ');
-  const bool boundary = fields.size() == 5 && fields[1] == kVersion && fields[4] == "boundary-jumps";
-  if (boundary) fields.pop_back();
-  const double width = fields.size() == 4 && fields[3].substr(0, 11) == "jump-width="
-                           ? util::parse_double(fields[3].substr(11)).value_or(0.0)
-                           : 0.0;
-  if (fields.size() != 4 || fields[0] != kMagic || (fields[1] != kVersion && fields[1] != "2" && fields[1] != "1") ||
-      (fields[2] != "model=hmm" && fields[2] != "model=model1") || width < 1 || width > 100 ||
-      width != static_cast<int>(width)) {
+  const auto fields = util::split_fields(line, ' ');
+  const std::string_view version = fields.size() > 1 ? fields[1] : std::string_view();
+  const int number = version == "1" ? 1 : version == "2" ? 2 : version == "3" ? 3 : version == kVersion ? 4 : 0;
+  Header header;
+  bool good = fields.size() >= 4 && fields[0] == kMagic && number > 0 &&
+              (fields[2] == "model=hmm" || fields[2] == "model=model1");
+  const auto width = good ? keyed_number(fields[3], "jump-width=", 1, 100) : std::nullopt;
+  good = good && width.has_value();
+  std::size_t next = 4;
+  if (good && number >= 3 && next < fields.size() && fields[next] == "boundary-jumps") {
+    header.boundary = true;
+    ++next;
+  }
+  if (good && number >= 4 && next + 1 < fields.size()) {
+    const auto length = keyed_number(fields[next], "stem-length=", 1, 100);
+    const auto below = keyed_number(fields[next + 1], "stem-below=", 1, static_cast<double>(std::int64_t{1} << 31));
+    good = length && below;
+    if (good) header.stems = {static_cast<int>(*length), *below};
+    next += 2;
+  }
+  if (!good || next != fields.size()) {
     throw util::Error(path, 1,
                       "not the parameters of nmt-align hmm: expected the header '" + std::string(kMagic) + " " +
-                          std::string(kVersion) + " model=hmm|model1 jump-width=N [boundary-jumps]' (nmt-align hmm --save-params)");
+                          std::string(kVersion) +
+                          " model=hmm|model1 jump-width=N [boundary-jumps] [stem-length=N stem-below=K]' (nmt-align hmm "
+                          "--save-params)");
   }
-  return {fields[2] == "model=hmm", static_cast<int>(width), boundary, fields[1] != "1"};
+  header.hmm = fields[2] == "model=hmm";
+  header.width = static_cast<int>(*width);
+  header.has_end = number != 1;
+  return header;
 }
 
 }  // namespace
@@ -103,8 +133,12 @@ void write_hmm_params(const std::string& path, const Ibm2Corpus& corpus, const H
   util::AtomicFileWriter writer(path);
   const int width = model.forward.jumps.width;
   const bool boundary = model.forward.jumps.boundary();
-  writer.write_line(std::string(kMagic) + " " + std::string(kVersion) + (model.hmm ? " model=hmm" : " model=model1") +
-                    " jump-width=" + std::to_string(width) + (boundary ? " boundary-jumps" : ""));
+  // Version 3 when it has no stem rule, as before version 4: readable by older builds.
+  writer.write_line(std::string(kMagic) + " " + (model.stems.on() ? std::string(kVersion) : "3") + (model.hmm ? " model=hmm" : " model=model1") +
+                    " jump-width=" + std::to_string(width) + (boundary ? " boundary-jumps" : "") +
+                    (model.stems.on() ? " stem-length=" + std::to_string(model.stems.length) +
+                                            " stem-below=" + std::to_string(model.stems.below)
+                                      : std::string()));
   for (int d = 0; d < 2; ++d) {
     const JumpModel& jumps = d == 0 ? model.forward.jumps : model.reverse.jumps;
     const std::string name = kDirectionNames[d];
@@ -279,6 +313,7 @@ HmmModel absent_model(const Ibm2Corpus& corpus, const Header& header, int thread
   options.hmm_iterations = header.hmm ? 1 : 0;
   options.threads = threads;
   HmmModel model = hmm_start_model(corpus, options);
+  model.stems = header.stems;
   model.forward.table.fill(kAbsentProbability);
   model.reverse.table.fill(kAbsentProbability);
   return model;
@@ -299,6 +334,44 @@ HmmModel read_hmm_params(const std::string& path, const Ibm2Corpus& corpus, int 
   return model;
 }
 
+namespace {
+
+// The word a table line of direction `fields[0]` names on `side` (0 source, 1 target) when it
+// is an entry of the empty word's row: those rows name every word of their generated side.
+std::optional<std::string_view> empty_row_word(const std::vector<std::string_view>& fields, int& side) {
+  if (fields.size() != 5 || fields[1] != "t" || !fields[2].empty() || fields[3].empty()) return std::nullopt;
+  if (fields[0] == kDirectionNames[0]) {
+    side = 1;
+  } else if (fields[0] == kDirectionNames[1]) {
+    side = 0;
+  } else {
+    return std::nullopt;
+  }
+  return fields[3];
+}
+
+Ibm2Corpus stemmed_as_named(Ibm2Corpus corpus, const StemRule& stems, const std::unordered_set<std::string> (&named)[2]) {
+  return stem_unnamed_words(
+      std::move(corpus), stems.length, [&](std::string_view word) { return named[0].count(std::string(word)) > 0; },
+      [&](std::string_view word) { return named[1].count(std::string(word)) > 0; });
+}
+
+}  // namespace
+
+Ibm2Corpus in_params_words(const std::string& path, Ibm2Corpus corpus) {
+  util::LineReader reader(path);
+  std::string line;
+  if (!reader.next(line)) throw util::Error(path, 1, "is empty: expected the header of nmt-align hmm parameters");
+  const Header header = parse_header(line, path);
+  if (!header.stems.on()) return corpus;
+  std::unordered_set<std::string> named[2];
+  while (reader.next(line)) {
+    int side = 0;
+    if (const auto word = empty_row_word(util::split_fields(line, '\t'), side)) named[side].emplace(*word);
+  }
+  return stemmed_as_named(std::move(corpus), header.stems, named);
+}
+
 HmmParamsFile::HmmParamsFile(const std::string& path) : path_(path) {
   util::LineReader reader(path);
   std::string text;
@@ -307,6 +380,7 @@ HmmParamsFile::HmmParamsFile(const std::string& path) : path_(path) {
   width_ = header.width;
   hmm_ = header.hmm;
   boundary_ = header.boundary;
+  stems_ = header.stems;
   // Checked whole once, as read_hmm_params checks it, over a corpus of no pairs.
   const Ibm2Corpus none = Ibm2CorpusBuilder().take();
   HmmModel model = absent_model(none, header, 1);
@@ -319,6 +393,8 @@ HmmParamsFile::HmmParamsFile(const std::string& path) : path_(path) {
     text_ += '\n';
     const auto fields = util::split_fields(text, '\t');
     const int d = fields[0] == kDirectionNames[0] ? 0 : fields[0] == kDirectionNames[1] ? 1 : -1;
+    int side = 0;
+    if (const auto word = stems_.on() ? empty_row_word(fields, side) : std::nullopt) named_[side].emplace(*word);
     if (d >= 0 && fields[1] == "t") {
       rows_[d][std::string(fields[2])].push_back(k);
     } else if (d >= 0) {
@@ -334,8 +410,12 @@ std::string_view HmmParamsFile::line(std::size_t k) const {
   return std::string_view(text_).substr(begin, end - begin - 1);
 }
 
+Ibm2Corpus HmmParamsFile::in_file_words(Ibm2Corpus corpus) const {
+  return stems_.on() ? stemmed_as_named(std::move(corpus), stems_, named_) : corpus;
+}
+
 HmmModel HmmParamsFile::model_for(const Ibm2Corpus& corpus, int threads) const {
-  HmmModel model = absent_model(corpus, Header{hmm_, width_, boundary_, true}, threads);
+  HmmModel model = absent_model(corpus, Header{hmm_, width_, boundary_, true, stems_}, threads);
   ParamsReader params(path_, corpus, model, false);
   const auto read = [&](std::size_t k) { params.read(std::string(line(k)), k + 2); };
   for (const std::size_t k : parameters_) read(k);

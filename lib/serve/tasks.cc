@@ -110,7 +110,7 @@ HmmAlignTask::HmmAlignTask(std::shared_ptr<LanguagePair> pair, align::HmmOptions
 void HmmAlignTask::run(std::size_t, const std::vector<SentenceJob*>& batch) const {
   align::Ibm2CorpusBuilder builder;
   for (const SentenceJob* job : batch) builder.add(job->source.words, job->target);
-  const align::Ibm2Corpus corpus = builder.take();
+  const align::Ibm2Corpus corpus = pair_->hmm_params()->in_file_words(builder.take());
   const align::HmmModel model = pair_->hmm_params()->model_for(corpus);
   align::hmm_decode(corpus, options_, model, [&batch](std::size_t i, const data::Alignment& links) {
     batch[i]->links = data::format_pharaoh(links);

@@ -550,7 +550,11 @@ BOOST_AUTO_TEST_CASE(bad_params_files_name_the_file_and_line) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{}, ":1: is empty"},
       {with(0, "nmt-ibm2-table 1 direction=forward p-null=0.08 tension=4"), ":1: not the parameters of nmt-align hmm"},
-      {with(0, "nmt-hmm-params 4 model=hmm jump-width=2"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 5 model=hmm jump-width=2"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 3 model=hmm jump-width=2 stem-length=4 stem-below=50"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 4 model=hmm jump-width=2 stem-length=4"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 4 model=hmm jump-width=2 stem-length=0 stem-below=50"), ":1: not the parameters"},
+      {with(0, "nmt-hmm-params 4 model=hmm jump-width=2 stem-below=50 stem-length=4"), ":1: not the parameters"},
       {with(0, "nmt-hmm-params 1 model=hmm jump-width=0"), ":1: not the parameters"},
       {with(0, "nmt-hmm-params 1 model=ibm4 jump-width=2"), ":1: not the parameters"},
       {with(3, "forward\tjunk"), ":4: expected 'forward|reverse<TAB>p-empty<TAB>P'"},

@@ -71,6 +71,53 @@ BOOST_AUTO_TEST_CASE(saved_params_give_the_trained_links_in_every_direction) {
   BOOST_TEST(noted.err.find("iteration 4") == std::string::npos, noted.err);
 }
 
+// Rare long words are trained as their stems: the saved parameters keep the rule (version 4)
+// and name the stems, not the words; loaded, they read the training pairs as training did
+// (the same links) and an unseen word as its stem (the links of the word it stands in for).
+// --stem-below at most the words' counts, or --stem-length 0, keeps the words whole.
+BOOST_AUTO_TEST_CASE(rare_words_align_by_their_stems_and_saved_params_replay_the_rule) {
+  rt::TempDir dir;
+  std::string s, t;
+  for (int k = 0; k < 60; ++k) {  // nouns nKxxL and NKyyL, each seen 4 or 5 times
+    const std::string noun = std::to_string(k % 7), ending = std::to_string(k % 2);
+    s += "the a" + std::to_string(k % 5) + " n" + noun + "xx" + ending + "\n";
+    t += "le N" + noun + "yy" + ending + " A" + std::to_string(k % 5) + "\n";
+  }
+  const std::string source = dir.write("s", s), target = dir.write("t", t);
+  const std::string params = (dir.path() / "params").string();
+  const std::string whole = (dir.path() / "whole").string();
+  for (const auto& [options, path] : {std::pair{std::vector<std::string>{}, params},
+                                      {std::vector<std::string>{"--stem-below", "4"}, whole}}) {
+    std::vector<std::string> args = {"-s", source, "-t", target, "--links", "agreed", "--save-params", path, "-q"};
+    args.insert(args.end(), options.begin(), options.end());
+    const auto trained = hmm(args);
+    BOOST_TEST_REQUIRE(trained.exit_code == 0, trained.err);
+    BOOST_TEST(first_line(trained.out) == "0-0 1-2 2-1");
+    const auto loaded = hmm({"-s", source, "-t", target, "--links", "agreed", "--load-params", path, "-q"});
+    BOOST_TEST_REQUIRE(loaded.exit_code == 0, loaded.err);
+    BOOST_TEST((loaded.out == trained.out), path);
+  }
+  const std::string saved = rt::read_file(params);
+  BOOST_TEST(first_line(saved) == "nmt-hmm-params 4 model=hmm jump-width=7 boundary-jumps stem-length=4 stem-below=50");
+  BOOST_TEST(saved.find("\tn3xx\tN3yy\t") != std::string::npos);
+  BOOST_TEST(saved.find("n3xx1") == std::string::npos);
+  const std::string kept = rt::read_file(whole);
+  BOOST_TEST(first_line(kept) == "nmt-hmm-params 4 model=hmm jump-width=7 boundary-jumps stem-length=4 stem-below=4");
+  BOOST_TEST(kept.find("\tn3xx1\tN3yy1\t") != std::string::npos);
+  BOOST_TEST(kept.find("\tn3xx\t") == std::string::npos);
+  const auto off = hmm({"-s", source, "-t", target, "--stem-length", "0", "--save-params", whole, "-q"});
+  BOOST_TEST_REQUIRE(off.exit_code == 0, off.err);
+  BOOST_TEST(first_line(rt::read_file(whole)) == "nmt-hmm-params 3 model=hmm jump-width=7 boundary-jumps");
+  // New text: n3xx9 and N3yy9 were never seen; read as n3xx and N3yy, they align as the
+  // training's n3xxL and N3yyL did, and are not unknown words.
+  const std::string new_source = dir.write("ns", "the a1 n3xx9\n"), new_target = dir.write("nt", "le N3yy9 A1\n");
+  const auto unseen = hmm({"-s", new_source, "-t", new_target, "--links", "agreed", "--load-params", params,
+                           "--unknown-warning", "0"});
+  BOOST_TEST_REQUIRE(unseen.exit_code == 0, unseen.err);
+  BOOST_TEST(unseen.out == "0-0 1-2 2-1\n");
+  BOOST_TEST(unseen.err.find("never names") == std::string::npos, unseen.err);
+}
+
 BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
   const Corpus c;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -90,6 +137,8 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
       {{"-s", c.source, "-t", c.target, "--p-empty-mode", "auto"},
        "--p-empty-mode must be learned, fixed or by-length, got 'auto'"},
       {{"-s", c.source, "-t", c.target, "--alpha", "-1"}, "--alpha must be in [0, 100], got -1"},
+      {{"-s", c.source, "-t", c.target, "--stem-length", "101"}, "--stem-length must be in [0, 100], got 101"},
+      {{"-s", c.source, "-t", c.target, "--stem-below", "-1"}, "--stem-below must be in [0, 2147483648], got -1"},
       // -o through a link to the parameters file, which does not exist yet.
       {{"-s", c.source, "-t", c.target, "--save-params", c.path("p"), "-o", c.path("link-to-p")},
        "-o and --save-params are the same file"},

@@ -8,7 +8,7 @@ namespace rnnsearch::tools {
 
 namespace po = boost::program_options;
 
-void add_hmm_training_options(po::options_description& options, align::HmmOptions& model) {
+void add_hmm_training_options(po::options_description& options, align::HmmOptions& model, align::StemRule& stems) {
   options.add_options()
       ("model1-iterations", util::defaulted(&model.model1_iterations), "IBM Model 1 EM iterations first")
       ("hmm-iterations", util::defaulted(&model.hmm_iterations), "HMM EM iterations after them (0: Model 1 links)")
@@ -28,6 +28,10 @@ void add_hmm_training_options(po::options_description& options, align::HmmOption
        "sentence of I conditioning words)")
       ("alpha", po::value(&model.alpha)->default_value(model.alpha, "0"),
        "Dirichlet prior on the translation tables, variational Bayes (0 = maximum likelihood)")
+      ("stem-length", util::defaulted(&stems.length),
+       "read a rare word as its first N letters (code points), shared with its inflections (0: never)")
+      ("stem-below", util::defaulted(&stems.below),
+       "a word seen fewer times than this on its side of the pairs is rare (0: none is)")
       ("cache-mb", util::defaulted(&model.index_cache_mb),
        "memory (MiB) for the table positions of the first pairs, found once instead of every iteration");
 }
