@@ -114,8 +114,17 @@ void BatchQueue::work(std::size_t worker) {
     lock.unlock();
     run_batch(worker, batch);
     lock.lock();
-    running_ -= batch.size();
   }
+}
+
+// A sentence leaves the running count before its answer goes out: a client holding its reply
+// must never read it as still running in /metrics.
+void BatchQueue::finish(SentenceJob& job, JobStatus status) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --running_;
+  }
+  answer(job, status);
 }
 
 // Drops the sentences whose client went or whose deadline passed, runs the rest sorted by
@@ -125,9 +134,9 @@ void BatchQueue::run_batch(std::size_t worker, std::vector<std::shared_ptr<Sente
   std::vector<SentenceJob*> live;
   for (const auto& job : batch) {
     if (is_cancelled(*job)) {
-      answer(*job, JobStatus::kCancelled);
+      finish(*job, JobStatus::kCancelled);
     } else if (now > job->deadline) {
-      answer(*job, JobStatus::kExpired);
+      finish(*job, JobStatus::kExpired);
     } else {
       live.push_back(job.get());
     }
@@ -144,7 +153,7 @@ void BatchQueue::run_batch(std::size_t worker, std::vector<std::shared_ptr<Sente
     status = JobStatus::kFailed;
     for (SentenceJob* job : live) job->error = e.what();
   }
-  for (SentenceJob* job : live) answer(*job, status);
+  for (SentenceJob* job : live) finish(*job, status);
 }
 
 }  // namespace rnnsearch::serve

@@ -93,6 +93,7 @@ class BatchQueue {
   void work(std::size_t worker);
   std::vector<std::shared_ptr<SentenceJob>> next_batch(std::unique_lock<std::mutex>& lock);
   void run_batch(std::size_t worker, std::vector<std::shared_ptr<SentenceJob>>& batch);
+  void finish(SentenceJob& job, JobStatus status);  // out of the running count, then answered
 
   const QueueOptions options_;
   std::function<void(std::size_t)> on_batch_;
